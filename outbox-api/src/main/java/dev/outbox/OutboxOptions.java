@@ -1,0 +1,646 @@
+package dev.outbox;
+
+import dev.outbox.spi.EventSerializer;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Everything that tunes the outbox, set in code. An immutable value: {@link #builder()}, {@link
+ * #defaults()}, {@link #toBuilder()}. Every setter checks its value at once and names the field and
+ * the bad value; {@link Builder#build()} checks the fields against each other.
+ *
+ * <pre>{@code
+ * OutboxOptions options = OutboxOptions.builder()
+ *     .pollInterval(Duration.ofMillis(500))
+ *     .batchSize(200)
+ *     .maxAttempts(5)
+ *     .retention(Duration.ofDays(7))
+ *     .build();
+ * }</pre>
+ */
+public final class OutboxOptions {
+
+  /** Default of {@link #outboxTable()}. */
+  public static final String DEFAULT_OUTBOX_TABLE = "outbox_messages";
+
+  /** Default of {@link #deadLetterTable()}. */
+  public static final String DEFAULT_DEAD_LETTER_TABLE = "outbox_dead_letters";
+
+  /** Default of {@link #pollInterval()}. */
+  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
+
+  /** Default of {@link #batchSize()}. */
+  public static final int DEFAULT_BATCH_SIZE = 100;
+
+  /** Largest accepted {@link #batchSize()}. */
+  public static final int MAX_BATCH_SIZE = 10_000;
+
+  /** Default of {@link #maxAttempts()}. */
+  public static final int DEFAULT_MAX_ATTEMPTS = 10;
+
+  /** Default of {@link #retryPolicy()}: 1 s doubling up to 5 min, ±20 % jitter. */
+  public static final RetryPolicy DEFAULT_RETRY_POLICY =
+      RetryPolicy.exponential(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5)).withJitter(0.2);
+
+  /** Default of {@link #publishTimeout()}. */
+  public static final Duration DEFAULT_PUBLISH_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Default of {@link #leaseDuration()}. */
+  public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(60);
+
+  /** Default of {@link #retention()}. */
+  public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
+
+  /** Default of {@link #cleanupInterval()}. */
+  public static final Duration DEFAULT_CLEANUP_INTERVAL = Duration.ofMinutes(1);
+
+  /** Default of {@link #cleanupBatchSize()}. */
+  public static final int DEFAULT_CLEANUP_BATCH_SIZE = 1_000;
+
+  /** Default of {@link #shutdownTimeout()}. */
+  public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+  private static final OutboxOptions DEFAULTS = new Builder().build();
+
+  private final String outboxTable;
+  private final String deadLetterTable;
+  private final boolean createSchema;
+  private final EventSerializer serializer;
+  private final Duration pollInterval;
+  private final int batchSize;
+  private final int maxAttempts;
+  private final RetryPolicy retryPolicy;
+  private final Duration publishTimeout;
+  private final Duration leaseDuration;
+  private final Duration retention;
+  private final Duration cleanupInterval;
+  private final int cleanupBatchSize;
+  private final boolean orderedPerAggregate;
+  private final boolean holdAggregateOnDeadLetter;
+  private final String instanceId;
+  private final Duration shutdownTimeout;
+
+  private OutboxOptions(Builder builder) {
+    this.outboxTable = builder.outboxTable;
+    this.deadLetterTable = builder.deadLetterTable;
+    this.createSchema = builder.createSchema;
+    this.serializer = builder.serializer;
+    this.pollInterval = builder.pollInterval;
+    this.batchSize = builder.batchSize;
+    this.maxAttempts = builder.maxAttempts;
+    this.retryPolicy = builder.retryPolicy;
+    this.publishTimeout = builder.publishTimeout;
+    this.leaseDuration = builder.leaseDuration;
+    this.retention = builder.retention;
+    this.cleanupInterval = builder.cleanupInterval;
+    this.cleanupBatchSize = builder.cleanupBatchSize;
+    this.orderedPerAggregate = builder.orderedPerAggregate;
+    this.holdAggregateOnDeadLetter = builder.holdAggregateOnDeadLetter;
+    this.instanceId = builder.instanceId != null ? builder.instanceId : defaultInstanceId();
+    this.shutdownTimeout = builder.shutdownTimeout;
+  }
+
+  /**
+   * A builder holding the defaults.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The options with every default.
+   *
+   * @return the default options
+   */
+  public static OutboxOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * A builder holding these options, to derive changed ones.
+   *
+   * @return a new builder
+   */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /**
+   * The table holding pending and published messages.
+   *
+   * @return default {@value #DEFAULT_OUTBOX_TABLE}
+   */
+  public String outboxTable() {
+    return outboxTable;
+  }
+
+  /**
+   * The table holding dead letters.
+   *
+   * @return default {@value #DEFAULT_DEAD_LETTER_TABLE}
+   */
+  public String deadLetterTable() {
+    return deadLetterTable;
+  }
+
+  /**
+   * Whether the tables are created at start when missing. Meant for development and tests;
+   * production runs the shipped migration files with its migration tool.
+   *
+   * @return default {@code false}: a missing table fails the start with a message saying how to
+   *     create it
+   */
+  public boolean createSchema() {
+    return createSchema;
+  }
+
+  /**
+   * The serializer that turns events into payloads.
+   *
+   * @return empty by default, which means the persistence adapter's Jackson serializer
+   */
+  public Optional<EventSerializer> serializer() {
+    return Optional.ofNullable(serializer);
+  }
+
+  /**
+   * How long the processor waits for new messages when a batch came back short and no commit woke
+   * it.
+   *
+   * @return default 500 ms
+   */
+  public Duration pollInterval() {
+    return pollInterval;
+  }
+
+  /**
+   * How many messages one claim takes and one publish call sends.
+   *
+   * @return default {@value #DEFAULT_BATCH_SIZE}
+   */
+  public int batchSize() {
+    return batchSize;
+  }
+
+  /**
+   * How many attempts a message gets before it moves to the dead letters.
+   *
+   * @return default {@value #DEFAULT_MAX_ATTEMPTS}
+   */
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  /**
+   * The backoff between attempts.
+   *
+   * @return default {@link #DEFAULT_RETRY_POLICY}
+   */
+  public RetryPolicy retryPolicy() {
+    return retryPolicy;
+  }
+
+  /**
+   * How long one publish call may take before its batch counts as a retryable failure.
+   *
+   * @return default 30 s
+   */
+  public Duration publishTimeout() {
+    return publishTimeout;
+  }
+
+  /**
+   * How long a claim protects messages from other instances. Longer than {@link #publishTimeout()},
+   * so that a live instance never loses a claim it is still working on; a crashed instance's
+   * messages are taken over once it runs out.
+   *
+   * @return default 60 s
+   */
+  public Duration leaseDuration() {
+    return leaseDuration;
+  }
+
+  /**
+   * How long published messages are kept before cleanup deletes them.
+   *
+   * @return default 7 days; zero deletes them as soon as cleanup runs
+   */
+  public Duration retention() {
+    return retention;
+  }
+
+  /**
+   * How often cleanup runs.
+   *
+   * @return default 1 min
+   */
+  public Duration cleanupInterval() {
+    return cleanupInterval;
+  }
+
+  /**
+   * How many rows one cleanup statement deletes at most.
+   *
+   * @return default {@value #DEFAULT_CLEANUP_BATCH_SIZE}
+   */
+  public int cleanupBatchSize() {
+    return cleanupBatchSize;
+  }
+
+  /**
+   * Whether message n+1 of an aggregate waits until message n is published or dead-lettered.
+   *
+   * @return default {@code true}
+   */
+  public boolean orderedPerAggregate() {
+    return orderedPerAggregate;
+  }
+
+  /**
+   * Whether a dead-lettered message holds back the rest of its aggregate until it is replayed or
+   * purged.
+   *
+   * @return default {@code false}: the aggregate goes on with its next message
+   */
+  public boolean holdAggregateOnDeadLetter() {
+    return holdAggregateOnDeadLetter;
+  }
+
+  /**
+   * The name this processor stamps on its claims.
+   *
+   * @return default {@code <host>-<pid>-<random>}, unique per process
+   */
+  public String instanceId() {
+    return instanceId;
+  }
+
+  /**
+   * How long {@code close()} waits for the batch in flight.
+   *
+   * @return default 10 s
+   */
+  public Duration shutdownTimeout() {
+    return shutdownTimeout;
+  }
+
+  @Override
+  public String toString() {
+    return "OutboxOptions[outboxTable="
+        + outboxTable
+        + ", deadLetterTable="
+        + deadLetterTable
+        + ", createSchema="
+        + createSchema
+        + ", serializer="
+        + (serializer == null ? "default" : serializer.getClass().getName())
+        + ", pollInterval="
+        + pollInterval
+        + ", batchSize="
+        + batchSize
+        + ", maxAttempts="
+        + maxAttempts
+        + ", retryPolicy="
+        + retryPolicy
+        + ", publishTimeout="
+        + publishTimeout
+        + ", leaseDuration="
+        + leaseDuration
+        + ", retention="
+        + retention
+        + ", cleanupInterval="
+        + cleanupInterval
+        + ", cleanupBatchSize="
+        + cleanupBatchSize
+        + ", orderedPerAggregate="
+        + orderedPerAggregate
+        + ", holdAggregateOnDeadLetter="
+        + holdAggregateOnDeadLetter
+        + ", instanceId="
+        + instanceId
+        + ", shutdownTimeout="
+        + shutdownTimeout
+        + ']';
+  }
+
+  private static String defaultInstanceId() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException | RuntimeException e) {
+      host = "host";
+    }
+    long pid = ManagementFactory.getRuntimeMXBean().getPid();
+    String random = UUID.randomUUID().toString().substring(0, 8);
+    String id = host + '-' + pid + '-' + random;
+    return id.length() <= 100 ? id : id.substring(id.length() - 100);
+  }
+
+  /** Builds {@link OutboxOptions}; every setter validates its argument. */
+  public static final class Builder {
+    private String outboxTable = DEFAULT_OUTBOX_TABLE;
+    private String deadLetterTable = DEFAULT_DEAD_LETTER_TABLE;
+    private boolean createSchema;
+    private EventSerializer serializer;
+    private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+    private RetryPolicy retryPolicy = DEFAULT_RETRY_POLICY;
+    private Duration publishTimeout = DEFAULT_PUBLISH_TIMEOUT;
+    private Duration leaseDuration = DEFAULT_LEASE_DURATION;
+    private Duration retention = DEFAULT_RETENTION;
+    private Duration cleanupInterval = DEFAULT_CLEANUP_INTERVAL;
+    private int cleanupBatchSize = DEFAULT_CLEANUP_BATCH_SIZE;
+    private boolean orderedPerAggregate = true;
+    private boolean holdAggregateOnDeadLetter;
+    private String instanceId;
+    private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+
+    private Builder() {}
+
+    private Builder(OutboxOptions options) {
+      outboxTable = options.outboxTable;
+      deadLetterTable = options.deadLetterTable;
+      createSchema = options.createSchema;
+      serializer = options.serializer;
+      pollInterval = options.pollInterval;
+      batchSize = options.batchSize;
+      maxAttempts = options.maxAttempts;
+      retryPolicy = options.retryPolicy;
+      publishTimeout = options.publishTimeout;
+      leaseDuration = options.leaseDuration;
+      retention = options.retention;
+      cleanupInterval = options.cleanupInterval;
+      cleanupBatchSize = options.cleanupBatchSize;
+      orderedPerAggregate = options.orderedPerAggregate;
+      holdAggregateOnDeadLetter = options.holdAggregateOnDeadLetter;
+      instanceId = options.instanceId;
+      shutdownTimeout = options.shutdownTimeout;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#outboxTable()}.
+     *
+     * @param name a plain SQL identifier, optionally qualified by a schema ({@code schema.table})
+     * @return this builder
+     */
+    public Builder outboxTable(String name) {
+      this.outboxTable = tableName("outboxTable", name);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#deadLetterTable()}.
+     *
+     * @param name a plain SQL identifier, optionally qualified by a schema ({@code schema.table})
+     * @return this builder
+     */
+    public Builder deadLetterTable(String name) {
+      this.deadLetterTable = tableName("deadLetterTable", name);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#createSchema()}.
+     *
+     * @param createSchema whether to create missing tables at start
+     * @return this builder
+     */
+    public Builder createSchema(boolean createSchema) {
+      this.createSchema = createSchema;
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#serializer()}.
+     *
+     * @param serializer the serializer, or {@code null} for the default
+     * @return this builder
+     */
+    public Builder serializer(EventSerializer serializer) {
+      this.serializer = serializer;
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#pollInterval()}.
+     *
+     * @param interval &gt; 0
+     * @return this builder
+     */
+    public Builder pollInterval(Duration interval) {
+      this.pollInterval = positive("pollInterval", interval);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#batchSize()}.
+     *
+     * @param size between 1 and {@value OutboxOptions#MAX_BATCH_SIZE}
+     * @return this builder
+     */
+    public Builder batchSize(int size) {
+      this.batchSize = between("batchSize", size, 1, MAX_BATCH_SIZE);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#maxAttempts()}.
+     *
+     * @param attempts &ge; 1
+     * @return this builder
+     */
+    public Builder maxAttempts(int attempts) {
+      this.maxAttempts = between("maxAttempts", attempts, 1, Integer.MAX_VALUE);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#retryPolicy()}.
+     *
+     * @param policy not null
+     * @return this builder
+     */
+    public Builder retryPolicy(RetryPolicy policy) {
+      if (policy == null) {
+        throw new IllegalArgumentException("retryPolicy must not be null");
+      }
+      this.retryPolicy = policy;
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#publishTimeout()}.
+     *
+     * @param timeout &gt; 0 and shorter than the lease
+     * @return this builder
+     */
+    public Builder publishTimeout(Duration timeout) {
+      this.publishTimeout = positive("publishTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#leaseDuration()}.
+     *
+     * @param lease longer than the publish timeout
+     * @return this builder
+     */
+    public Builder leaseDuration(Duration lease) {
+      this.leaseDuration = positive("leaseDuration", lease);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#retention()}.
+     *
+     * @param retention &ge; 0
+     * @return this builder
+     */
+    public Builder retention(Duration retention) {
+      this.retention = notNegative("retention", retention);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#cleanupInterval()}.
+     *
+     * @param interval &gt; 0
+     * @return this builder
+     */
+    public Builder cleanupInterval(Duration interval) {
+      this.cleanupInterval = positive("cleanupInterval", interval);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#cleanupBatchSize()}.
+     *
+     * @param size between 1 and 1,000,000
+     * @return this builder
+     */
+    public Builder cleanupBatchSize(int size) {
+      this.cleanupBatchSize = between("cleanupBatchSize", size, 1, 1_000_000);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#orderedPerAggregate()}.
+     *
+     * @param ordered whether to keep per-aggregate order
+     * @return this builder
+     */
+    public Builder orderedPerAggregate(boolean ordered) {
+      this.orderedPerAggregate = ordered;
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#holdAggregateOnDeadLetter()}.
+     *
+     * @param hold whether a dead letter holds back its aggregate
+     * @return this builder
+     */
+    public Builder holdAggregateOnDeadLetter(boolean hold) {
+      this.holdAggregateOnDeadLetter = hold;
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#instanceId()}.
+     *
+     * @param id non-blank, at most 100 characters, unique among the processors sharing a table
+     * @return this builder
+     */
+    public Builder instanceId(String id) {
+      if (id == null || id.isBlank() || id.length() > 100) {
+        throw new IllegalArgumentException(
+            "instanceId must be non-blank and at most 100 characters, but was "
+                + (id == null ? "null" : '"' + id + '"'));
+      }
+      this.instanceId = id;
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#shutdownTimeout()}.
+     *
+     * @param timeout &ge; 0
+     * @return this builder
+     */
+    public Builder shutdownTimeout(Duration timeout) {
+      this.shutdownTimeout = notNegative("shutdownTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * Checks the fields against each other and builds the options.
+     *
+     * @return the options
+     * @throws IllegalArgumentException naming the fields that do not fit together
+     */
+    public OutboxOptions build() {
+      if (leaseDuration.compareTo(publishTimeout) <= 0) {
+        throw new IllegalArgumentException(
+            "leaseDuration must be longer than publishTimeout ("
+                + publishTimeout
+                + "), but was "
+                + leaseDuration
+                + ": a claim would run out while its batch is still being published");
+      }
+      if (outboxTable.equalsIgnoreCase(deadLetterTable)) {
+        throw new IllegalArgumentException(
+            "deadLetterTable must differ from outboxTable, but both were " + outboxTable);
+      }
+      return new OutboxOptions(this);
+    }
+
+    private static String tableName(String field, String name) {
+      if (name == null || !isQualifiedIdentifier(name)) {
+        throw new IllegalArgumentException(
+            field
+                + " must be a plain SQL identifier (letters, digits, _; optionally schema.table),"
+                + " but was "
+                + (name == null ? "null" : '"' + name + '"'));
+      }
+      return name;
+    }
+
+    private static boolean isQualifiedIdentifier(String name) {
+      int dot = name.indexOf('.');
+      if (dot < 0) {
+        return IDENTIFIER.matcher(name).matches();
+      }
+      return IDENTIFIER.matcher(name.substring(0, dot)).matches()
+          && IDENTIFIER.matcher(name.substring(dot + 1)).matches();
+    }
+
+    private static Duration positive(String field, Duration value) {
+      if (value == null || value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(field + " must be > 0, but was " + value);
+      }
+      return value;
+    }
+
+    private static Duration notNegative(String field, Duration value) {
+      if (value == null || value.isNegative()) {
+        throw new IllegalArgumentException(field + " must be >= 0, but was " + value);
+      }
+      return value;
+    }
+
+    private static int between(String field, int value, int min, int max) {
+      if (value < min || value > max) {
+        String range = max == Integer.MAX_VALUE ? ">= " + min : "between " + min + " and " + max;
+        throw new IllegalArgumentException(field + " must be " + range + ", but was " + value);
+      }
+      return value;
+    }
+  }
+}

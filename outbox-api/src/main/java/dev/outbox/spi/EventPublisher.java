@@ -1,0 +1,33 @@
+package dev.outbox.spi;
+
+import dev.outbox.OutboxMessage;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Sends outbox messages to a broker. Each broker adapter implements it; the processor calls it with
+ * one claimed batch at a time, never with two batches of one aggregate at once.
+ *
+ * <p>A message counts as published only once the broker acknowledged it (Kafka ack, RabbitMQ
+ * publisher confirm, JetStream publish ack, Service Bus send completion). A message the broker
+ * cannot route or refuses is a failure, never a success.
+ *
+ * <p>Implementations are thread-safe and send the batch pipelined: all messages first, then wait
+ * for the acknowledgements together, keeping the order of the messages of one aggregate.
+ */
+public interface EventPublisher extends AutoCloseable {
+
+  /**
+   * Publishes a batch.
+   *
+   * @param messages the batch, in position order
+   * @param timeout how long the whole call may take; messages not acknowledged by then are reported
+   *     as retryable failures
+   * @return exactly one result per message, in the order of {@code messages}
+   */
+  List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout);
+
+  /** Releases the broker client. Called once, when the outbox closes. */
+  @Override
+  default void close() {}
+}

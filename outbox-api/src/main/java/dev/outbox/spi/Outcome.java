@@ -1,0 +1,64 @@
+package dev.outbox.spi;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+/** What the processor records for one claimed message after publishing its batch. */
+public sealed interface Outcome {
+
+  /**
+   * The claimed message.
+   *
+   * @return its outbox id
+   */
+  UUID messageId();
+
+  /**
+   * The broker acknowledged the message.
+   *
+   * @param messageId the outbox id
+   * @param publishedAt when
+   */
+  record Published(UUID messageId, Instant publishedAt) implements Outcome {
+    /** Checks the components. */
+    public Published {
+      Objects.requireNonNull(messageId, "messageId");
+      Objects.requireNonNull(publishedAt, "publishedAt");
+    }
+  }
+
+  /**
+   * The attempt failed; the message stays pending until {@code nextAttemptAt}.
+   *
+   * @param messageId the outbox id
+   * @param attempts the failed attempts so far, including this one
+   * @param error the failure, shortened for storage
+   * @param nextAttemptAt when the message becomes due again
+   */
+  record Failed(UUID messageId, int attempts, String error, Instant nextAttemptAt)
+      implements Outcome {
+    /** Checks the components. */
+    public Failed {
+      Objects.requireNonNull(messageId, "messageId");
+      Objects.requireNonNull(nextAttemptAt, "nextAttemptAt");
+    }
+  }
+
+  /**
+   * The message is given up: moved to the dead letters in the same transaction.
+   *
+   * @param messageId the outbox id
+   * @param attempts the failed attempts, including this one
+   * @param error the last failure, shortened for storage
+   * @param deadLetteredAt when
+   */
+  record DeadLettered(UUID messageId, int attempts, String error, Instant deadLetteredAt)
+      implements Outcome {
+    /** Checks the components. */
+    public DeadLettered {
+      Objects.requireNonNull(messageId, "messageId");
+      Objects.requireNonNull(deadLetteredAt, "deadLetteredAt");
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package dev.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class OutboxOptionsTest {
+
+  @Test
+  void defaultsAreDocumentedConstants() {
+    OutboxOptions options = OutboxOptions.defaults();
+    assertThat(options.outboxTable()).isEqualTo("outbox_messages");
+    assertThat(options.deadLetterTable()).isEqualTo("outbox_dead_letters");
+    assertThat(options.createSchema()).isFalse();
+    assertThat(options.serializer()).isEmpty();
+    assertThat(options.batchSize()).isEqualTo(OutboxOptions.DEFAULT_BATCH_SIZE);
+    assertThat(options.pollInterval()).isEqualTo(Duration.ofMillis(500));
+    assertThat(options.leaseDuration()).isGreaterThan(options.publishTimeout());
+    assertThat(options.orderedPerAggregate()).isTrue();
+    assertThat(options.holdAggregateOnDeadLetter()).isFalse();
+    assertThat(options.instanceId()).isNotBlank();
+  }
+
+  @Test
+  void toBuilderKeepsEveryFieldAndChangesOnlyWhatIsSet() {
+    OutboxOptions original =
+        OutboxOptions.builder()
+            .outboxTable("app.events")
+            .batchSize(7)
+            .retention(Duration.ZERO)
+            .instanceId("node-1")
+            .build();
+    OutboxOptions changed = original.toBuilder().maxAttempts(3).build();
+    assertThat(changed.outboxTable()).isEqualTo("app.events");
+    assertThat(changed.batchSize()).isEqualTo(7);
+    assertThat(changed.retention()).isZero();
+    assertThat(changed.instanceId()).isEqualTo("node-1");
+    assertThat(changed.maxAttempts()).isEqualTo(3);
+    assertThat(original.maxAttempts()).isEqualTo(OutboxOptions.DEFAULT_MAX_ATTEMPTS);
+  }
+
+  @Test
+  void setterNamesFieldAndBadValue() {
+    assertThatThrownBy(() -> OutboxOptions.builder().batchSize(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("batchSize must be between 1 and 10000, but was -1");
+    assertThatThrownBy(() -> OutboxOptions.builder().pollInterval(Duration.ofSeconds(-2)))
+        .hasMessage("pollInterval must be > 0, but was PT-2S");
+    assertThatThrownBy(() -> OutboxOptions.builder().retention(null))
+        .hasMessage("retention must be >= 0, but was null");
+    assertThatThrownBy(() -> OutboxOptions.builder().maxAttempts(0))
+        .hasMessage("maxAttempts must be >= 1, but was 0");
+    assertThatThrownBy(() -> OutboxOptions.builder().instanceId(" "))
+        .hasMessageContaining("instanceId");
+  }
+
+  @Test
+  void tableNameThatIsNotAPlainIdentifierIsRefused() {
+    for (String bad :
+        new String[] {"", "1abc", "outbox; drop table x", "a.b.c", "\"quoted\"", "a-b", " a"}) {
+      assertThatThrownBy(() -> OutboxOptions.builder().outboxTable(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("outboxTable must be a plain SQL identifier")
+          .hasMessageEndingWith('"' + bad + '"');
+    }
+    assertThat(OutboxOptions.builder().deadLetterTable("ops.dead_1").build().deadLetterTable())
+        .isEqualTo("ops.dead_1");
+  }
+
+  @Test
+  void leaseNotLongerThanPublishTimeoutFailsAtBuild() {
+    OutboxOptions.Builder builder =
+        OutboxOptions.builder()
+            .publishTimeout(Duration.ofSeconds(30))
+            .leaseDuration(Duration.ofSeconds(30));
+    assertThatThrownBy(builder::build)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("leaseDuration must be longer than publishTimeout (PT30S)");
+  }
+
+  @Test
+  void sameTableForOutboxAndDeadLettersFailsAtBuild() {
+    assertThatThrownBy(() -> OutboxOptions.builder().outboxTable("t").deadLetterTable("T").build())
+        .hasMessageContaining("deadLetterTable must differ from outboxTable");
+  }
+}
