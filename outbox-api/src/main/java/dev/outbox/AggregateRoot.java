@@ -66,6 +66,24 @@ public abstract class AggregateRoot {
   }
 
   /**
+   * Moves the pending events of this instance to another instance of the same aggregate, after the
+   * target's own pending events. The persistence adapter calls it when {@code merge} copies a
+   * detached aggregate onto its managed instance; applications do not need it.
+   *
+   * @param target the instance that takes over the events
+   */
+  public final void moveDomainEventsTo(AggregateRoot target) {
+    Objects.requireNonNull(target, "target must not be null");
+    if (target == this || domainEvents == null || domainEvents.isEmpty()) {
+      return;
+    }
+    for (DomainEvent event : domainEvents) {
+      target.registerEvent(event);
+    }
+    domainEvents.clear();
+  }
+
+  /**
    * The aggregate type used for routing (Kafka topic, NATS subject, ...) and stored with each
    * event.
    *

@@ -1,0 +1,104 @@
+package dev.outbox.hibernate.internal;
+
+import dev.outbox.OutboxException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.UUID;
+import org.hibernate.dialect.Dialect;
+import org.hibernate.dialect.H2Dialect;
+import org.hibernate.dialect.MySQLDialect;
+import org.hibernate.dialect.PostgreSQLDialect;
+
+/** The databases the outbox supports, and how each stores ids and instants. */
+public enum Database {
+  /** PostgreSQL: native uuid and timestamptz. */
+  POSTGRESQL("postgresql"),
+  /** MariaDB and MySQL: ids as CHAR(36), instants as DATETIME(6) in UTC. */
+  MARIADB("mariadb") {
+    @Override
+    void bindId(PreparedStatement statement, int index, UUID id) throws SQLException {
+      statement.setString(index, id.toString());
+    }
+
+    @Override
+    UUID readId(ResultSet rows, String column) throws SQLException {
+      return UUID.fromString(rows.getString(column));
+    }
+
+    @Override
+    void bindInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
+      statement.setObject(
+          index, instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+    }
+
+    @Override
+    Instant readInstant(ResultSet rows, String column) throws SQLException {
+      LocalDateTime value = rows.getObject(column, LocalDateTime.class);
+      return value == null ? null : value.toInstant(ZoneOffset.UTC);
+    }
+  },
+  /** H2 2.x: native UUID and TIMESTAMP WITH TIME ZONE. */
+  H2("h2");
+
+  private final String folder;
+
+  Database(String folder) {
+    this.folder = folder;
+  }
+
+  /**
+   * The database behind a Hibernate dialect.
+   *
+   * @param dialect the session factory's dialect
+   * @return the database
+   * @throws OutboxException for a database the outbox does not support
+   */
+  public static Database of(Dialect dialect) {
+    if (dialect instanceof PostgreSQLDialect) {
+      return POSTGRESQL;
+    }
+    if (dialect instanceof MySQLDialect) {
+      return MARIADB;
+    }
+    if (dialect instanceof H2Dialect) {
+      return H2;
+    }
+    throw new OutboxException(
+        "The outbox supports PostgreSQL, MariaDB/MySQL and H2, but the persistence unit uses "
+            + dialect.getClass().getName()
+            + ". Set "
+            + dev.outbox.hibernate.OutboxSettings.ENABLED
+            + "=false for this persistence unit to run without the outbox.");
+  }
+
+  /**
+   * Where the migration file of this database lives on the classpath.
+   *
+   * @return the resource path of {@code V1__outbox_tables.sql}
+   */
+  public String migrationResource() {
+    return "db/outbox/" + folder + "/V1__outbox_tables.sql";
+  }
+
+  void bindId(PreparedStatement statement, int index, UUID id) throws SQLException {
+    statement.setObject(index, id);
+  }
+
+  UUID readId(ResultSet rows, String column) throws SQLException {
+    return rows.getObject(column, UUID.class);
+  }
+
+  void bindInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
+    statement.setObject(index, instant == null ? null : instant.atOffset(ZoneOffset.UTC));
+  }
+
+  Instant readInstant(ResultSet rows, String column) throws SQLException {
+    OffsetDateTime value = rows.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+}

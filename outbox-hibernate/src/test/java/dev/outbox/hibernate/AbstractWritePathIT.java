@@ -1,0 +1,363 @@
+package dev.outbox.hibernate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.outbox.OutboxException;
+import dev.outbox.OutboxOptions;
+import dev.outbox.hibernate.testing.Emfs;
+import dev.outbox.hibernate.testing.OutboxTable;
+import dev.outbox.hibernate.testing.OutboxTable.Row;
+import dev.outbox.hibernate.testing.PurchaseOrder;
+import dev.outbox.hibernate.testing.StatementCounter;
+import dev.outbox.hibernate.testing.TestDatabase;
+import dev.outbox.hibernate.testing.TestEvents;
+import jakarta.persistence.EntityManager;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import javax.sql.DataSource;
+import org.hibernate.Session;
+import org.hibernate.SessionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The write path on a real database: events are harvested at every kind of flush, in the business
+ * transaction, as one batched insert, and never half-written. Each database runs it through a
+ * subclass.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractWritePathIT {
+
+  private static final String TABLE = "wp_outbox";
+  private static final String DEAD_LETTERS = "wp_dead_letters";
+  private static final AtomicLong IDS = new AtomicLong(1);
+
+  private final TestDatabase database;
+  private StatementCounter counter;
+  private DataSource dataSource;
+  private SessionFactory emf;
+  private OutboxTable outbox;
+
+  AbstractWritePathIT(TestDatabase database) {
+    this.database = database;
+  }
+
+  @BeforeAll
+  void startPersistenceUnit() {
+    database.assumeReachable();
+    OutboxTable.drop(database.dataSource(), TABLE, DEAD_LETTERS);
+    counter = new StatementCounter(TABLE);
+    dataSource = counter.wrap(database.dataSource());
+    OutboxOptions options =
+        OutboxOptions.builder()
+            .outboxTable(TABLE)
+            .deadLetterTable(DEAD_LETTERS)
+            .createSchema(true)
+            .build();
+    emf = Emfs.create(dataSource, options);
+    outbox = new OutboxTable(database.dataSource(), TABLE);
+  }
+
+  @AfterAll
+  void closePersistenceUnit() {
+    if (emf != null) {
+      emf.close();
+    }
+  }
+
+  @BeforeEach
+  void emptyOutbox() {
+    outbox.clear();
+    counter.reset();
+  }
+
+  @Test
+  void eventsOfPersistedAggregateAreWrittenAtCommit() {
+    long id = IDS.getAndIncrement();
+    inTransaction(em -> em.persist(PurchaseOrder.place(id, new BigDecimal("12.50"))));
+
+    List<Row> rows = outbox.rows();
+    assertThat(rows).hasSize(1);
+    Row row = rows.get(0);
+    assertThat(UUID.fromString(row.id()).version()).isEqualTo(7);
+    assertThat(row.aggregateType()).isEqualTo("PurchaseOrder");
+    assertThat(row.aggregateId()).isEqualTo(Long.toString(id));
+    assertThat(row.eventType()).isEqualTo("order.placed");
+    assertThat(row.contentType()).isEqualTo("application/json");
+    assertThat(row.payload()).isEqualTo("{\"orderId\":" + id + ",\"total\":12.50}");
+    assertThat(row.headers()).isEqualTo("{}");
+    assertThat(row.status()).isEqualTo("PENDING");
+    assertThat(row.attempts()).isZero();
+  }
+
+  @Test
+  void explicitFlushWritesInTheSameTransactionAndOnlyCommitMakesItVisible() {
+    long id = IDS.getAndIncrement();
+    EntityManager em = emf.createEntityManager();
+    try {
+      em.getTransaction().begin();
+      em.persist(PurchaseOrder.place(id, BigDecimal.ONE));
+      em.flush();
+      assertThat(rowsInsideTransaction(em)).hasSize(1);
+      assertThat(outbox.rows()).as("not visible before commit").isEmpty();
+      em.getTransaction().commit();
+    } finally {
+      em.close();
+    }
+    assertThat(outbox.rows()).hasSize(1);
+  }
+
+  @Test
+  void autoFlushBeforeAQueryWritesTheEvents() {
+    long id = IDS.getAndIncrement();
+    inTransaction(em -> em.persist(PurchaseOrder.place(id, BigDecimal.ONE)));
+    outbox.clear();
+
+    inTransaction(
+        em -> {
+          em.find(PurchaseOrder.class, id).cancel("customer asked");
+          List<PurchaseOrder> cancelled =
+              em.createQuery(
+                      "select o from PurchaseOrder o where o.id = :id and o.status = 'CANCELLED'",
+                      PurchaseOrder.class)
+                  .setParameter("id", id)
+                  .getResultList();
+          assertThat(cancelled).hasSize(1);
+          assertThat(rowsInsideTransaction(em))
+              .extracting(Row::eventType)
+              .containsExactly("order.cancelled");
+        });
+    assertThat(outbox.rows()).hasSize(1);
+  }
+
+  @Test
+  void secondFlushInTheSameTransactionWritesNothingTwice() {
+    long id = IDS.getAndIncrement();
+    inTransaction(
+        em -> {
+          PurchaseOrder order = PurchaseOrder.place(id, BigDecimal.ONE);
+          em.persist(order);
+          em.flush();
+          em.flush();
+          order.cancel("changed mind");
+          em.flush();
+        });
+    assertThat(outbox.rows())
+        .extracting(Row::eventType)
+        .containsExactly("order.placed", "order.cancelled");
+  }
+
+  @Test
+  void updatedDeletedChildChangedAndUnchangedAggregatesAreAllHarvested() {
+    long updated = IDS.getAndIncrement();
+    long deleted = IDS.getAndIncrement();
+    long childChanged = IDS.getAndIncrement();
+    long unchanged = IDS.getAndIncrement();
+    inTransaction(
+        em -> {
+          for (long id : new long[] {updated, deleted, childChanged, unchanged}) {
+            em.persist(PurchaseOrder.place(id, BigDecimal.TEN));
+          }
+        });
+    outbox.clear();
+
+    inTransaction(
+        em -> {
+          em.find(PurchaseOrder.class, updated).cancel("late");
+          PurchaseOrder toDelete = em.find(PurchaseOrder.class, deleted);
+          toDelete.announce(new TestEvents.Noted("deleting"));
+          em.remove(toDelete);
+          em.find(PurchaseOrder.class, childChanged).addLine(IDS.getAndIncrement(), "SKU-1");
+          em.find(PurchaseOrder.class, unchanged).announce(new TestEvents.Noted("just saying"));
+        });
+
+    assertThat(outbox.rows())
+        .extracting(row -> row.aggregateId() + ":" + row.eventType())
+        .containsExactlyInAnyOrder(
+            updated + ":order.cancelled",
+            deleted + ":Noted",
+            childChanged + ":order.line-added",
+            unchanged + ":Noted");
+    inTransaction(em -> assertThat(em.find(PurchaseOrder.class, deleted)).isNull());
+  }
+
+  @Test
+  void eventsKeepRegistrationOrderWithinEachAggregate() {
+    long a = IDS.getAndIncrement();
+    long b = IDS.getAndIncrement();
+    inTransaction(
+        em -> {
+          PurchaseOrder orderA = PurchaseOrder.place(a, BigDecimal.ONE); // A1
+          em.persist(orderA);
+          orderA.announce(new TestEvents.Noted("A2"));
+          PurchaseOrder orderB = PurchaseOrder.place(b, BigDecimal.ONE); // B1
+          em.persist(orderB);
+          orderA.announce(new TestEvents.Noted("A3"));
+        });
+
+    List<Row> rows = outbox.rows();
+    assertThat(rows.stream().filter(r -> r.aggregateId().equals(Long.toString(a))))
+        .extracting(Row::payload)
+        .containsExactly(
+            "{\"orderId\":" + a + ",\"total\":1}", "{\"text\":\"A2\"}", "{\"text\":\"A3\"}");
+    assertThat(rows.stream().filter(r -> r.aggregateId().equals(Long.toString(b)))).hasSize(1);
+    assertThat(rows).extracting(Row::position).isSorted().doesNotHaveDuplicates();
+  }
+
+  @Test
+  void rolledBackTransactionLeavesNoRows() {
+    long id = IDS.getAndIncrement();
+    EntityManager em = emf.createEntityManager();
+    try {
+      em.getTransaction().begin();
+      em.persist(PurchaseOrder.place(id, BigDecimal.ONE));
+      em.flush();
+      em.getTransaction().rollback();
+    } finally {
+      em.close();
+    }
+    assertThat(outbox.rows()).isEmpty();
+    inTransaction(e -> assertThat(e.find(PurchaseOrder.class, id)).isNull());
+  }
+
+  @Test
+  void unserializableEventRollsBackTheBusinessTransaction() {
+    long id = IDS.getAndIncrement();
+    EntityManager em = emf.createEntityManager();
+    try {
+      em.getTransaction().begin();
+      PurchaseOrder order = PurchaseOrder.place(id, BigDecimal.ONE);
+      order.announce(new TestEvents.Unserializable("x"));
+      em.persist(order);
+      assertThatThrownBy(() -> em.getTransaction().commit())
+          .hasStackTraceContaining(OutboxException.class.getName())
+          .hasStackTraceContaining(
+              "Cannot serialize event " + TestEvents.Unserializable.class.getName())
+          .hasStackTraceContaining("value is not available");
+    } finally {
+      if (em.getTransaction().isActive()) {
+        em.getTransaction().rollback();
+      }
+      em.close();
+    }
+    assertThat(outbox.rows()).isEmpty();
+    inTransaction(e -> assertThat(e.find(PurchaseOrder.class, id)).isNull());
+  }
+
+  @Test
+  void eventsOfADetachedAggregateWaitUntilItIsMergedAndFlushed() {
+    long id = IDS.getAndIncrement();
+    inTransaction(em -> em.persist(PurchaseOrder.place(id, BigDecimal.ONE)));
+    outbox.clear();
+    AtomicReference<PurchaseOrder> detached = new AtomicReference<>();
+    inTransaction(em -> detached.set(em.find(PurchaseOrder.class, id)));
+
+    detached.get().cancel("while detached");
+    inTransaction(em -> em.persist(PurchaseOrder.place(IDS.getAndIncrement(), BigDecimal.ONE)));
+    assertThat(outbox.rows()).extracting(Row::eventType).containsExactly("order.placed");
+    outbox.clear();
+
+    inTransaction(em -> em.merge(detached.get()));
+    assertThat(outbox.rows())
+        .extracting(Row::aggregateId, Row::eventType)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(Long.toString(id), "order.cancelled"));
+    assertThat(detached.get().domainEvents()).isEmpty();
+  }
+
+  @Test
+  void oneFlushWritesAllItsEventsAsOneBatchedInsert() {
+    inTransaction(
+        em -> {
+          for (int i = 0; i < 10; i++) {
+            PurchaseOrder order = PurchaseOrder.place(IDS.getAndIncrement(), BigDecimal.ONE);
+            order.announce(new TestEvents.Noted("second"));
+            order.announce(new TestEvents.Noted("third"));
+            em.persist(order);
+          }
+        });
+    assertThat(outbox.rows()).hasSize(30);
+    assertThat(counter.inserts())
+        .singleElement()
+        .satisfies(
+            execution -> {
+              assertThat(execution.batch()).isTrue();
+              assertThat(execution.parameterSets()).isEqualTo(30);
+            });
+  }
+
+  @Test
+  void headersAndPayloadAreStoredExactly() {
+    long id = IDS.getAndIncrement();
+    String text = "Grüße 🚀 \"quoted\" \\ back\nslash 𝄞 " + "x".repeat(20_000);
+    inTransaction(
+        em -> {
+          PurchaseOrder order = PurchaseOrder.place(id, BigDecimal.ONE);
+          order.announce(new TestEvents.Noted(text));
+          order.cancel("with headers");
+          em.persist(order);
+        });
+    List<Row> rows = outbox.rows();
+    String expected = new JacksonEventSerializer().serialize(new TestEvents.Noted(text));
+    assertThat(rows.get(1).payload()).isEqualTo(expected);
+    assertThat(rows.get(2).headers()).isNotBlank();
+    assertThat(parse(rows.get(2).headers()))
+        .isEqualTo(Map.of("correlation-id", "c-" + id, "tenant", "acme"));
+  }
+
+  @Test
+  void missingOutboxTableFailsAtStartNamingTheTableAndHowToCreateIt() {
+    OutboxOptions options =
+        OutboxOptions.builder().outboxTable("no_such_outbox").deadLetterTable(DEAD_LETTERS).build();
+    assertThatThrownBy(
+            () ->
+                Emfs.create(
+                        database.dataSource(),
+                        Map.of(OutboxSettings.OPTIONS, options, Emfs.SCHEMA_ACTION, "none"))
+                    .close())
+        .hasStackTraceContaining("The outbox table 'no_such_outbox' does not exist")
+        .hasStackTraceContaining("V1__outbox_tables.sql")
+        .hasStackTraceContaining("createSchema(true)");
+  }
+
+  @Test
+  void disabledOutboxWritesNothingAndChecksNoTable() {
+    try (SessionFactory disabled =
+        Emfs.create(
+            database.dataSource(),
+            Map.of(
+                OutboxSettings.ENABLED, "false", OutboxSettings.OUTBOX_TABLE, "no_such_outbox"))) {
+      long id = IDS.getAndIncrement();
+      disabled.inTransaction(session -> session.persist(PurchaseOrder.place(id, BigDecimal.ONE)));
+      disabled.inTransaction(
+          session -> assertThat(session.find(PurchaseOrder.class, id)).isNotNull());
+    }
+    assertThat(outbox.rows()).isEmpty();
+  }
+
+  void inTransaction(Consumer<EntityManager> work) {
+    emf.inTransaction(work::accept);
+  }
+
+  static List<Row> rowsInsideTransaction(EntityManager em) {
+    return em.unwrap(Session.class)
+        .doReturningWork(connection -> OutboxTable.rows(connection, TABLE));
+  }
+
+  private static Map<?, ?> parse(String json) {
+    try {
+      return new ObjectMapper().readValue(json, Map.class);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,9 @@
+package dev.outbox.hibernate;
+
+import dev.outbox.hibernate.testing.TestDatabase;
+
+class H2BootstrapIT extends AbstractBootstrapIT {
+  H2BootstrapIT() {
+    super(TestDatabase.H2);
+  }
+}

@@ -1,0 +1,9 @@
+package dev.outbox.hibernate;
+
+import dev.outbox.hibernate.testing.TestDatabase;
+
+class H2WritePathIT extends AbstractWritePathIT {
+  H2WritePathIT() {
+    super(TestDatabase.H2);
+  }
+}

@@ -1,0 +1,9 @@
+package dev.outbox.hibernate;
+
+import dev.outbox.hibernate.testing.TestDatabase;
+
+class PostgresBootstrapIT extends AbstractBootstrapIT {
+  PostgresBootstrapIT() {
+    super(TestDatabase.POSTGRESQL);
+  }
+}
