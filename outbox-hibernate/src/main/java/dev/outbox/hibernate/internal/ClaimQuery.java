@@ -1,0 +1,183 @@
+package dev.outbox.hibernate.internal;
+
+import dev.outbox.OutboxMessage;
+import dev.outbox.OutboxOptions;
+import dev.outbox.spi.ClaimRequest;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Claims due messages in two steps inside one short transaction.
+ *
+ * <ol>
+ *   <li>A plain (non-locking) read finds due, unleased pending rows in position order; with
+ *       per-aggregate order it takes only the head of each aggregate: a row with an earlier pending
+ *       row of the same aggregate is skipped, whether that row is leased, waiting for its retry or
+ *       free. One message per aggregate per batch is what keeps order when one message of a batch
+ *       fails and a later one is acknowledged.
+ *   <li>A locking read ({@code FOR UPDATE SKIP LOCKED}) takes those rows that are still pending,
+ *       due and unleased, reading the latest committed state; a row another instance holds or just
+ *       took is left out, and with it the rest of its aggregate.
+ * </ol>
+ *
+ * The kept rows get the lease; the rest are unlocked at commit. The non-locking read matters on
+ * MariaDB, where a subquery inside a locking read with {@code SKIP LOCKED} would skip the very rows
+ * it must see.
+ */
+final class ClaimQuery {
+
+  private final Database database;
+  private final MessageRows rows;
+  private final String orderedScan;
+  private final String unorderedScan;
+  private final String holdClause;
+  private final String lockPrefix;
+  private final String leasePrefix;
+
+  ClaimQuery(Database database, OutboxOptions options) {
+    this.database = database;
+    this.rows = new MessageRows(database);
+    String table = options.outboxTable();
+    String due =
+        " WHERE m.status = 'PENDING' AND m.next_attempt_at <= ?"
+            + " AND (m.claimed_until IS NULL OR m.claimed_until <= ?)";
+    String earlierPending =
+        " AND NOT EXISTS (SELECT 1 FROM "
+            + table
+            + " e WHERE e.status = 'PENDING' AND e.aggregate_type = m.aggregate_type"
+            + " AND e.aggregate_id = m.aggregate_id AND e.position < m.position)";
+    this.holdClause =
+        " AND NOT EXISTS (SELECT 1 FROM "
+            + options.deadLetterTable()
+            + " d WHERE d.aggregate_type = m.aggregate_type AND d.aggregate_id = m.aggregate_id)";
+    String select =
+        "SELECT m.id, m.position, m.aggregate_type, m.aggregate_id FROM " + table + " m";
+    this.unorderedScan = select + due;
+    this.orderedScan = select + due + earlierPending;
+    this.lockPrefix =
+        "SELECT "
+            + MessageRows.COLUMNS
+            + " FROM "
+            + table
+            + " WHERE status = 'PENDING' AND next_attempt_at <= ?"
+            + " AND (claimed_until IS NULL OR claimed_until <= ?) AND id IN (";
+    this.leasePrefix = "UPDATE " + table + " SET claimed_by = ?, claimed_until = ? WHERE id IN (";
+  }
+
+  private record Candidate(UUID id, long position, String aggregate) {}
+
+  List<OutboxMessage> claim(Connection connection, ClaimRequest request) throws SQLException {
+    List<Candidate> candidates = scan(connection, request);
+    if (candidates.isEmpty()) {
+      return List.of();
+    }
+    Map<UUID, OutboxMessage> locked = lock(connection, request, candidates);
+    List<OutboxMessage> claimed =
+        request.orderedPerAggregate()
+            ? prefixes(candidates, locked)
+            : new ArrayList<>(locked.values());
+    if (claimed.isEmpty()) {
+      return List.of();
+    }
+    claimed.sort(Comparator.comparingLong(OutboxMessage::position));
+    lease(connection, request, claimed);
+    return claimed;
+  }
+
+  /** The first step's SQL: now, now, limit. */
+  String scanSql(boolean ordered, boolean hold) {
+    return (ordered ? orderedScan : unorderedScan)
+        + (hold ? holdClause : "")
+        + " ORDER BY m.position LIMIT ?";
+  }
+
+  private List<Candidate> scan(Connection connection, ClaimRequest request) throws SQLException {
+    String sql = scanSql(request.orderedPerAggregate(), request.holdAggregateOnDeadLetter());
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      int index = 1;
+      database.bindInstant(statement, index++, request.now());
+      database.bindInstant(statement, index++, request.now());
+      statement.setInt(index, request.limit());
+      List<Candidate> candidates = new ArrayList<>(request.limit());
+      try (ResultSet result = statement.executeQuery()) {
+        while (result.next()) {
+          candidates.add(
+              new Candidate(
+                  database.readId(result, "id"),
+                  result.getLong("position"),
+                  result.getString("aggregate_type")
+                      + '\u0000'
+                      + result.getString("aggregate_id")));
+        }
+      }
+      return candidates;
+    }
+  }
+
+  private Map<UUID, OutboxMessage> lock(
+      Connection connection, ClaimRequest request, List<Candidate> candidates) throws SQLException {
+    String sql = lockPrefix + placeholders(candidates.size()) + ") FOR UPDATE SKIP LOCKED";
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      database.bindInstant(statement, 1, request.now());
+      database.bindInstant(statement, 2, request.now());
+      int index = 3;
+      for (Candidate candidate : candidates) {
+        database.bindId(statement, index++, candidate.id());
+      }
+      Map<UUID, OutboxMessage> locked = new HashMap<>();
+      try (ResultSet result = statement.executeQuery()) {
+        while (result.next()) {
+          OutboxMessage message = rows.read(result);
+          locked.put(message.id(), message);
+        }
+      }
+      return locked;
+    }
+  }
+
+  /** Per aggregate, the candidates up to the first one that could not be locked. */
+  private static List<OutboxMessage> prefixes(
+      List<Candidate> candidates, Map<UUID, OutboxMessage> locked) {
+    List<Candidate> byPosition = new ArrayList<>(candidates);
+    byPosition.sort(Comparator.comparingLong(Candidate::position));
+    Set<String> broken = new HashSet<>();
+    List<OutboxMessage> kept = new ArrayList<>(locked.size());
+    for (Candidate candidate : byPosition) {
+      OutboxMessage message = locked.get(candidate.id());
+      if (message == null) {
+        broken.add(candidate.aggregate());
+      } else if (!broken.contains(candidate.aggregate())) {
+        kept.add(message);
+      }
+    }
+    return kept;
+  }
+
+  private void lease(Connection connection, ClaimRequest request, List<OutboxMessage> claimed)
+      throws SQLException {
+    String sql = leasePrefix + placeholders(claimed.size()) + ")";
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      statement.setString(1, request.instanceId());
+      database.bindInstant(statement, 2, request.leaseUntil());
+      int index = 3;
+      for (OutboxMessage message : claimed) {
+        database.bindId(statement, index++, message.id());
+      }
+      statement.executeUpdate();
+    }
+  }
+
+  static String placeholders(int count) {
+    return "?" + ", ?".repeat(count - 1);
+  }
+}
