@@ -1,11 +1,14 @@
 package dev.outbox.hibernate;
 
+import dev.outbox.Outbox;
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.internal.JdbcOutboxStore;
 import dev.outbox.hibernate.internal.OutboxContext;
+import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.OutboxStore;
 import jakarta.persistence.EntityManagerFactory;
+import java.time.Clock;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 
@@ -46,6 +49,64 @@ public final class HibernateOutbox {
    */
   public static OutboxOptions options(EntityManagerFactory emf) {
     return context(emf.unwrap(SessionFactoryImplementor.class)).options();
+  }
+
+  /**
+   * The outbox of a persistence unit with the options it was built with: the engine on the JDBC
+   * store, woken after every commit in this JVM that wrote outbox rows. Call {@link Outbox#start()}
+   * to start delivering.
+   *
+   * @param emf an entity manager factory built with the outbox on the classpath
+   * @param publisher the broker adapter; closed when the outbox closes
+   * @return the outbox, not started
+   */
+  public static Outbox create(EntityManagerFactory emf, EventPublisher publisher) {
+    return create(emf, publisher, options(emf), Clock.systemUTC());
+  }
+
+  /**
+   * The same with engine options of its own (poll interval, batch size, retries, ...). The table
+   * names must be those the persistence unit was built with.
+   *
+   * @param emf an entity manager factory built with the outbox on the classpath
+   * @param publisher the broker adapter; closed when the outbox closes
+   * @param options the engine's options
+   * @return the outbox, not started
+   */
+  public static Outbox create(
+      EntityManagerFactory emf, EventPublisher publisher, OutboxOptions options) {
+    return create(emf, publisher, options, Clock.systemUTC());
+  }
+
+  /**
+   * The same with a clock, for tests.
+   *
+   * @param emf an entity manager factory built with the outbox on the classpath
+   * @param publisher the broker adapter; closed when the outbox closes
+   * @param options the engine's options
+   * @param clock the engine's clock
+   * @return the outbox, not started
+   */
+  public static Outbox create(
+      EntityManagerFactory emf, EventPublisher publisher, OutboxOptions options, Clock clock) {
+    OutboxContext context = context(emf.unwrap(SessionFactoryImplementor.class));
+    OutboxOptions unit = context.options();
+    if (!unit.outboxTable().equals(options.outboxTable())
+        || !unit.deadLetterTable().equals(options.deadLetterTable())) {
+      throw new OutboxException(
+          "The outbox options name the tables "
+              + options.outboxTable()
+              + "/"
+              + options.deadLetterTable()
+              + " but the persistence unit was built with "
+              + unit.outboxTable()
+              + "/"
+              + unit.deadLetterTable()
+              + ": pass the same OutboxOptions as the setting "
+              + OutboxSettings.OPTIONS);
+    }
+    Outbox engine = Outbox.create(options, store(emf), publisher, clock);
+    return new CommitWokenOutbox(engine, context.onCommit(engine::wakeUp));
   }
 
   static OutboxContext context(SessionFactoryImplementor sessionFactory) {

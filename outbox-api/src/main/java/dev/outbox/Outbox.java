@@ -1,0 +1,97 @@
+package dev.outbox;
+
+import dev.outbox.internal.OutboxEngine;
+import dev.outbox.spi.EventPublisher;
+import dev.outbox.spi.OutboxStore;
+import java.time.Clock;
+
+/**
+ * The running outbox: the processor that delivers pending messages, the cleanup of published ones,
+ * and the dead letters. Start and stop are explicit and idempotent.
+ *
+ * <pre>{@code
+ * Outbox outbox = HibernateOutbox.create(emf, publisher);   // or from OutboxModule
+ * outbox.start();
+ * ...
+ * outbox.close();   // lets the batch in flight finish, then closes the publisher
+ * }</pre>
+ */
+public interface Outbox extends AutoCloseable {
+
+  /**
+   * An outbox on a store and a publisher, with the system clock.
+   *
+   * @param options the options
+   * @param store where messages are claimed and recorded
+   * @param publisher the broker adapter; closed by {@link #close()}
+   * @return a new outbox, not started
+   */
+  static Outbox create(OutboxOptions options, OutboxStore store, EventPublisher publisher) {
+    return create(options, store, publisher, Clock.systemUTC());
+  }
+
+  /**
+   * An outbox with a clock of its own, for tests.
+   *
+   * @param options the options
+   * @param store where messages are claimed and recorded
+   * @param publisher the broker adapter; closed by {@link #close()}
+   * @param clock the clock of leases, retries and cleanup
+   * @return a new outbox, not started
+   */
+  static Outbox create(
+      OutboxOptions options, OutboxStore store, EventPublisher publisher, Clock clock) {
+    return new OutboxEngine(options, store, publisher, clock);
+  }
+
+  /**
+   * Starts the processor and the cleanup schedule on threads of their own. Calling it again does
+   * nothing.
+   *
+   * @throws IllegalStateException when the outbox was closed
+   */
+  void start();
+
+  /**
+   * Stops the processor and cleanup, lets the batch in flight finish within {@link
+   * OutboxOptions#shutdownTimeout()}, and closes the publisher. Calling it again does nothing.
+   */
+  @Override
+  void close();
+
+  /**
+   * Runs one cycle on the calling thread: claim a batch, publish it, record the outcomes.
+   *
+   * @return how many messages were claimed
+   * @throws IllegalStateException when the outbox was closed
+   */
+  int runOnce();
+
+  /**
+   * Runs cleanup once on the calling thread.
+   *
+   * @return how many published messages were deleted
+   */
+  int cleanUpOnce();
+
+  /**
+   * Tells the processor that new messages were committed, so that it claims at once instead of
+   * waiting for the poll interval. Cheap; the persistence adapter calls it after each commit that
+   * wrote outbox rows.
+   */
+  void wakeUp();
+
+  /**
+   * Whether the processor runs.
+   *
+   * @return {@code true} between {@link #start()} and {@link #close()}
+   */
+  boolean isRunning();
+
+  /**
+   * The dead letters of this outbox.
+   *
+   * @return the service to list, count, replay and purge them
+   */
+  DeadLetterService deadLetters();
+}

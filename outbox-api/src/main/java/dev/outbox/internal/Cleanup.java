@@ -1,0 +1,48 @@
+package dev.outbox.internal;
+
+import dev.outbox.OutboxOptions;
+import dev.outbox.spi.OutboxStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Deletes published messages older than the retention, one bounded batch at a time. */
+final class Cleanup {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Cleanup.class);
+  private static final int MAX_ROUNDS = 1_000;
+
+  private final OutboxOptions options;
+  private final OutboxStore store;
+  private final Clock clock;
+
+  Cleanup(OutboxOptions options, OutboxStore store, Clock clock) {
+    this.options = options;
+    this.store = store;
+    this.clock = clock;
+  }
+
+  /**
+   * Deletes batches until one comes back short, the outbox stops, or {@value #MAX_ROUNDS} rounds
+   * ran (the next run goes on).
+   *
+   * @return how many rows were deleted
+   */
+  int run(BooleanSupplier keepGoing) {
+    Instant cutoff = clock.instant().minus(options.retention());
+    int total = 0;
+    for (int round = 0; round < MAX_ROUNDS && keepGoing.getAsBoolean(); round++) {
+      int deleted = store.deletePublished(cutoff, options.cleanupBatchSize());
+      total += deleted;
+      if (deleted < options.cleanupBatchSize()) {
+        break;
+      }
+    }
+    if (total > 0) {
+      LOG.debug("Cleanup deleted {} published messages older than {}", total, cutoff);
+    }
+    return total;
+  }
+}

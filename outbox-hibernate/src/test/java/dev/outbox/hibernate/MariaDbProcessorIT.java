@@ -1,0 +1,9 @@
+package dev.outbox.hibernate;
+
+import dev.outbox.hibernate.testing.TestDatabase;
+
+class MariaDbProcessorIT extends AbstractProcessorIT {
+  MariaDbProcessorIT() {
+    super(TestDatabase.MARIADB);
+  }
+}
