@@ -56,7 +56,7 @@ final class OutcomeRules {
       if (text.length() > 0) {
         text.append(" <- ");
       }
-      text.append(t.getClass().getSimpleName()).append(": ").append(t.getMessage());
+      text.append(t.getClass().getName()).append(": ").append(t.getMessage());
       if (t.getCause() == t) {
         break;
       }
