@@ -89,6 +89,16 @@ public interface Outbox extends AutoCloseable {
   boolean isRunning();
 
   /**
+   * A snapshot for a health endpoint: running or not, what waits and for how long, dead letters,
+   * and the last error of this instance. Reads the store (two indexed counts); call it every few
+   * seconds at most.
+   *
+   * @return the snapshot; never throws, a store that cannot be read shows as {@code pending = -1}
+   *     and as the last error
+   */
+  OutboxHealth health();
+
+  /**
    * The dead letters of this outbox.
    *
    * @return the service to list, count, replay and purge them

@@ -11,7 +11,9 @@ import java.util.UUID;
  *
  * @param id the message id: time-ordered (UUIDv7), the broker's message id and the consumers'
  *     idempotency key
- * @param position the order in which the database stored it; per-aggregate order follows it
+ * @param position the order in which the database stored it; per-aggregate order follows it. 0 for
+ *     a message published from memory on the fast path ({@link OutboxOptions#leaseOnWrite()}),
+ *     whose position is not read back after the insert
  * @param aggregateType the type of the aggregate that raised the event
  * @param aggregateId the id of that aggregate: the ordering and partitioning key
  * @param eventType the logical event name

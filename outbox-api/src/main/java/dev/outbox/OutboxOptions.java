@@ -1,11 +1,15 @@
 package dev.outbox;
 
 import dev.outbox.spi.EventSerializer;
+import dev.outbox.spi.HeaderProvider;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import org.slf4j.event.Level;
 
 /**
  * Everything that tunes the outbox, set in code. An immutable value: {@link #builder()}, {@link
@@ -63,7 +67,12 @@ public final class OutboxOptions {
   /** Default of {@link #shutdownTimeout()}. */
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
-  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+  /**
+   * A table name is at most 40 characters, so that the index names derived from it ({@code
+   * ix_<table>_pending_aggregate}) fit PostgreSQL's 63 and MySQL's 64 characters.
+   */
+  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
+
   private static final OutboxOptions DEFAULTS = new Builder().build();
 
   private final String outboxTable;
@@ -83,6 +92,10 @@ public final class OutboxOptions {
   private final boolean holdAggregateOnDeadLetter;
   private final String instanceId;
   private final Duration shutdownTimeout;
+  private final List<OutboxListener> listeners;
+  private final List<HeaderProvider> headerProviders;
+  private final Level failureLogLevel;
+  private final boolean leaseOnWrite;
 
   private OutboxOptions(Builder builder) {
     this.outboxTable = builder.outboxTable;
@@ -102,6 +115,10 @@ public final class OutboxOptions {
     this.holdAggregateOnDeadLetter = builder.holdAggregateOnDeadLetter;
     this.instanceId = builder.instanceId != null ? builder.instanceId : defaultInstanceId();
     this.shutdownTimeout = builder.shutdownTimeout;
+    this.listeners = List.copyOf(builder.listeners);
+    this.headerProviders = List.copyOf(builder.headerProviders);
+    this.failureLogLevel = builder.failureLogLevel;
+    this.leaseOnWrite = builder.leaseOnWrite;
   }
 
   /**
@@ -290,6 +307,50 @@ public final class OutboxOptions {
     return shutdownTimeout;
   }
 
+  /**
+   * The listeners told about every publish, failure, dead letter, replay, cleanup and batch.
+   *
+   * @return default none
+   */
+  public List<OutboxListener> listeners() {
+    return listeners;
+  }
+
+  /**
+   * The providers of headers added to every event when it is written (trace context, correlation
+   * ids). The persistence adapter adds the W3C trace context from OpenTelemetry itself when the
+   * OpenTelemetry API is on the classpath.
+   *
+   * @return default none
+   */
+  public List<HeaderProvider> headerProviders() {
+    return headerProviders;
+  }
+
+  /**
+   * The level at which a batch with failures that will be retried is logged. Dead letters are
+   * always logged at error.
+   *
+   * @return default {@link Level#WARN}
+   */
+  public Level failureLogLevel() {
+    return failureLogLevel;
+  }
+
+  /**
+   * Whether a running processor takes the fast path: when a flush writes the first event of an
+   * aggregate that has no unpublished message, it writes it already leased to the processor of this
+   * JVM, and after the commit the processor publishes it from memory, with no claim in between
+   * (commit to broker ack is one broker round trip). Other rows, rows of a JVM that dies and
+   * failures go the claimed way. Not used on MariaDB/MySQL, whose repeatable-read snapshots cannot
+   * see a concurrent transaction's earlier message without locking.
+   *
+   * @return default {@code true}
+   */
+  public boolean leaseOnWrite() {
+    return leaseOnWrite;
+  }
+
   @Override
   public String toString() {
     return "OutboxOptions[outboxTable="
@@ -326,6 +387,14 @@ public final class OutboxOptions {
         + instanceId
         + ", shutdownTimeout="
         + shutdownTimeout
+        + ", listeners="
+        + listeners.size()
+        + ", headerProviders="
+        + headerProviders.size()
+        + ", failureLogLevel="
+        + failureLogLevel
+        + ", leaseOnWrite="
+        + leaseOnWrite
         + ']';
   }
 
@@ -361,6 +430,10 @@ public final class OutboxOptions {
     private boolean holdAggregateOnDeadLetter;
     private String instanceId;
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+    private final List<OutboxListener> listeners = new ArrayList<>();
+    private final List<HeaderProvider> headerProviders = new ArrayList<>();
+    private Level failureLogLevel = Level.WARN;
+    private boolean leaseOnWrite = true;
 
     private Builder() {}
 
@@ -382,12 +455,17 @@ public final class OutboxOptions {
       holdAggregateOnDeadLetter = options.holdAggregateOnDeadLetter;
       instanceId = options.instanceId;
       shutdownTimeout = options.shutdownTimeout;
+      listeners.addAll(options.listeners);
+      headerProviders.addAll(options.headerProviders);
+      failureLogLevel = options.failureLogLevel;
+      leaseOnWrite = options.leaseOnWrite;
     }
 
     /**
      * Sets {@link OutboxOptions#outboxTable()}.
      *
-     * @param name a plain SQL identifier, optionally qualified by a schema ({@code schema.table})
+     * @param name a plain SQL identifier of at most 40 characters, optionally qualified by a schema
+     *     ({@code schema.table})
      * @return this builder
      */
     public Builder outboxTable(String name) {
@@ -398,7 +476,8 @@ public final class OutboxOptions {
     /**
      * Sets {@link OutboxOptions#deadLetterTable()}.
      *
-     * @param name a plain SQL identifier, optionally qualified by a schema ({@code schema.table})
+     * @param name a plain SQL identifier of at most 40 characters, optionally qualified by a schema
+     *     ({@code schema.table})
      * @return this builder
      */
     public Builder deadLetterTable(String name) {
@@ -580,6 +659,59 @@ public final class OutboxOptions {
     }
 
     /**
+     * Adds a listener to {@link OutboxOptions#listeners()}.
+     *
+     * @param listener not null
+     * @return this builder
+     */
+    public Builder listener(OutboxListener listener) {
+      if (listener == null) {
+        throw new IllegalArgumentException("listener must not be null");
+      }
+      listeners.add(listener);
+      return this;
+    }
+
+    /**
+     * Adds a provider to {@link OutboxOptions#headerProviders()}.
+     *
+     * @param provider not null
+     * @return this builder
+     */
+    public Builder headerProvider(HeaderProvider provider) {
+      if (provider == null) {
+        throw new IllegalArgumentException("headerProvider must not be null");
+      }
+      headerProviders.add(provider);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#failureLogLevel()}.
+     *
+     * @param level not null
+     * @return this builder
+     */
+    public Builder failureLogLevel(Level level) {
+      if (level == null) {
+        throw new IllegalArgumentException("failureLogLevel must not be null");
+      }
+      this.failureLogLevel = level;
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#leaseOnWrite()}.
+     *
+     * @param enabled whether a running processor publishes the rows its JVM commits from memory
+     * @return this builder
+     */
+    public Builder leaseOnWrite(boolean enabled) {
+      this.leaseOnWrite = enabled;
+      return this;
+    }
+
+    /**
      * Checks the fields against each other and builds the options.
      *
      * @return the options
@@ -605,7 +737,8 @@ public final class OutboxOptions {
       if (name == null || !isQualifiedIdentifier(name)) {
         throw new IllegalArgumentException(
             field
-                + " must be a plain SQL identifier (letters, digits, _; optionally schema.table),"
+                + " must be a plain SQL identifier (letters, digits, _; at most 40 characters;"
+                + " optionally schema.table),"
                 + " but was "
                 + (name == null ? "null" : '"' + name + '"'));
       }
@@ -622,9 +755,7 @@ public final class OutboxOptions {
     }
 
     private static Duration positive(String field, Duration value) {
-      if (value == null || value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(field + " must be > 0, but was " + value);
-      }
+      RetryPolicy.requirePositive(field, value);
       return value;
     }
 
@@ -632,6 +763,7 @@ public final class OutboxOptions {
       if (value == null || value.isNegative()) {
         throw new IllegalArgumentException(field + " must be >= 0, but was " + value);
       }
+      RetryPolicy.requireAtMostLongest(field, value);
       return value;
     }
 

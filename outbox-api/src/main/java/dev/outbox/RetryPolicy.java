@@ -14,6 +14,12 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class RetryPolicy {
 
+  /**
+   * The longest duration any delay or option accepts (100 years), so that time arithmetic never
+   * overflows.
+   */
+  static final Duration LONGEST = Duration.ofDays(36_500);
+
   private final Duration initialDelay;
   private final double multiplier;
   private final Duration maxDelay;
@@ -158,6 +164,14 @@ public final class RetryPolicy {
   static void requirePositive(String field, Duration value) {
     if (value == null || value.isNegative() || value.isZero()) {
       throw new IllegalArgumentException(field + " must be > 0, but was " + value);
+    }
+    requireAtMostLongest(field, value);
+  }
+
+  static void requireAtMostLongest(String field, Duration value) {
+    if (value.compareTo(LONGEST) > 0) {
+      throw new IllegalArgumentException(
+          field + " must be at most " + LONGEST + " (100 years), but was " + value);
     }
   }
 }

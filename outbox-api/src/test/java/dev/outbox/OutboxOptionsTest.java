@@ -59,7 +59,9 @@ class OutboxOptionsTest {
   @Test
   void tableNameThatIsNotAPlainIdentifierIsRefused() {
     for (String bad :
-        new String[] {"", "1abc", "outbox; drop table x", "a.b.c", "\"quoted\"", "a-b", " a"}) {
+        new String[] {
+          "", "1abc", "outbox; drop table x", "a.b.c", "\"quoted\"", "a-b", " a", "x".repeat(41)
+        }) {
       assertThatThrownBy(() -> OutboxOptions.builder().outboxTable(bad))
           .as(bad)
           .isInstanceOf(IllegalArgumentException.class)
@@ -85,5 +87,16 @@ class OutboxOptionsTest {
   void sameTableForOutboxAndDeadLettersFailsAtBuild() {
     assertThatThrownBy(() -> OutboxOptions.builder().outboxTable("t").deadLetterTable("T").build())
         .hasMessageContaining("deadLetterTable must differ from outboxTable");
+  }
+
+  @Test
+  void durationsSoLongThatTimeArithmeticWouldOverflowAreRefused() {
+    Duration tooLong = Duration.ofDays(36_501);
+    assertThatThrownBy(() -> OutboxOptions.builder().leaseDuration(tooLong))
+        .hasMessage("leaseDuration must be at most PT876000H (100 years), but was " + tooLong);
+    assertThatThrownBy(() -> OutboxOptions.builder().retention(tooLong))
+        .hasMessageStartingWith("retention must be at most");
+    assertThatThrownBy(() -> RetryPolicy.fixed(tooLong))
+        .hasMessageStartingWith("delay must be at most");
   }
 }

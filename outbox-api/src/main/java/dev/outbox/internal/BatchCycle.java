@@ -1,5 +1,6 @@
 package dev.outbox.internal;
 
+import dev.outbox.OutboxListener;
 import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.spi.ClaimRequest;
@@ -7,65 +8,258 @@ import dev.outbox.spi.OutboxStore;
 import dev.outbox.spi.Outcome;
 import dev.outbox.spi.PublishResult;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One cycle of the processor: claim a batch, publish it as one call, record all outcomes at once.
+ * The steps of one batch: claim it, publish it in rounds, decide each message's outcome, and tell
+ * the listeners once the outcomes are recorded. {@link #run()} does them all in series; the
+ * processor's {@link Pipeline} overlaps them across batches.
  */
 final class BatchCycle {
 
   private static final Logger LOG = LoggerFactory.getLogger(BatchCycle.class);
 
+  /**
+   * A batch this instance holds the lease of, waiting to be published.
+   *
+   * @param messages in position order per aggregate
+   * @param leaseUntil when the earliest of their leases runs out: the batch is sent only if a
+   *     publish call can finish before
+   * @param latestLeaseUntil when the latest of their leases runs out: after an abandoned call, none
+   *     of them is due again before
+   * @param claimTook how long claiming them took; zero for messages handed over at commit
+   */
+  record Claimed(
+      List<OutboxMessage> messages,
+      Instant leaseUntil,
+      Instant latestLeaseUntil,
+      Duration claimTook) {
+
+    /** A batch whose messages share one lease. */
+    Claimed(List<OutboxMessage> messages, Instant leaseUntil, Duration claimTook) {
+      this(messages, leaseUntil, leaseUntil, claimTook);
+    }
+
+    /** This batch and messages of other aggregates, in one batch. */
+    Claimed with(Claimed other) {
+      List<OutboxMessage> both = new ArrayList<>(messages);
+      both.addAll(other.messages());
+      return new Claimed(
+          both,
+          leaseUntil.isBefore(other.leaseUntil()) ? leaseUntil : other.leaseUntil(),
+          latestLeaseUntil.isAfter(other.latestLeaseUntil())
+              ? latestLeaseUntil
+              : other.latestLeaseUntil(),
+          claimTook.plus(other.claimTook()));
+    }
+  }
+
+  /**
+   * A published batch whose outcomes wait to be recorded.
+   *
+   * @param claimed the batch
+   * @param results one per message, {@code null} for a message that was not sent
+   * @param outcomes one per message
+   * @param publishTook how long publishing took
+   */
+  record Decided(
+      Claimed claimed, List<PublishResult> results, List<Outcome> outcomes, Duration publishTook) {}
+
   private final OutboxOptions options;
   private final OutboxStore store;
   private final PublishCall publishCall;
   private final OutcomeRules rules;
+  private final OutboxListener listeners;
+  private final LastError lastError;
   private final Clock clock;
 
-  BatchCycle(OutboxOptions options, OutboxStore store, PublishCall publishCall, Clock clock) {
+  BatchCycle(
+      OutboxOptions options,
+      OutboxStore store,
+      PublishCall publishCall,
+      OutboxListener listeners,
+      LastError lastError,
+      Clock clock) {
     this.options = options;
     this.store = store;
     this.publishCall = publishCall;
     this.rules = new OutcomeRules(options);
+    this.listeners = listeners;
+    this.lastError = lastError;
     this.clock = clock;
   }
 
   /**
-   * Runs the cycle.
+   * Claims, publishes and records one batch, in series.
    *
    * @return how many messages were claimed
    */
   int run() {
-    ClaimRequest request =
-        new ClaimRequest(
-            options.instanceId(),
-            options.batchSize(),
-            clock.instant(),
-            options.leaseDuration(),
-            options.orderedPerAggregate(),
-            options.holdAggregateOnDeadLetter());
+    long start = System.nanoTime();
+    ClaimRequest request = claimRequest();
     List<OutboxMessage> batch = store.claim(request);
     if (batch.isEmpty()) {
       return 0;
     }
-    List<PublishResult> results = publishCall.publish(batch);
-    Instant now = clock.instant();
-    List<Outcome> outcomes = new ArrayList<>(batch.size());
-    int published = 0;
-    for (int i = 0; i < batch.size(); i++) {
-      Outcome outcome = rules.decide(batch.get(i), results.get(i), now);
-      if (outcome instanceof Outcome.Published) {
-        published++;
-      }
-      outcomes.add(outcome);
-    }
-    store.record(options.instanceId(), outcomes);
-    LOG.debug(
-        "Batch of {}: {} published, {} failed", batch.size(), published, batch.size() - published);
+    Decided decided =
+        publish(
+            new Claimed(batch, request.leaseUntil(), Duration.ofNanos(System.nanoTime() - start)));
+    long recording = System.nanoTime();
+    store.record(options.instanceId(), decided.outcomes());
+    recorded(decided, Duration.ofNanos(System.nanoTime() - recording));
     return batch.size();
+  }
+
+  /**
+   * A claim of the options' batch size, due now.
+   *
+   * @return the request
+   */
+  ClaimRequest claimRequest() {
+    return new ClaimRequest(
+        options.instanceId(),
+        options.batchSize(),
+        clock.instant(),
+        options.leaseDuration(),
+        options.orderedPerAggregate(),
+        options.holdAggregateOnDeadLetter());
+  }
+
+  /**
+   * Publishes a batch in rounds and decides each message's outcome. A message whose lease would run
+   * out before a publish call could finish is not sent but released, and so is the rest of its
+   * aggregate.
+   *
+   * @param claimed the batch
+   * @return the outcomes, not yet recorded
+   */
+  Decided publish(Claimed claimed) {
+    List<OutboxMessage> batch = claimed.messages();
+    long sending = System.nanoTime();
+    Sent sent = publishInRounds(batch, claimed.leaseUntil());
+    Duration publishTook = Duration.ofNanos(System.nanoTime() - sending);
+    Instant now = clock.instant();
+    // A publisher given up on may still be sending: its messages wait at least until the lease
+    // would have run out, so that no other claim puts them in flight a second time meanwhile.
+    Instant notBefore = sent.abandoned() ? claimed.latestLeaseUntil() : now;
+    List<Outcome> outcomes = new ArrayList<>(batch.size());
+    List<PublishResult> results = new ArrayList<>(batch.size());
+    for (OutboxMessage message : batch) {
+      PublishResult result = sent.results().get(message.id());
+      results.add(result);
+      outcomes.add(
+          result == null
+              ? new Outcome.Released(message.id())
+              : rules.decide(message, result, now, notBefore));
+    }
+    return new Decided(claimed, results, outcomes, publishTook);
+  }
+
+  /**
+   * Tells the listeners about a batch whose outcomes were recorded, and logs it.
+   *
+   * @param decided the batch
+   * @param recordTook how long recording took
+   */
+  void recorded(Decided decided, Duration recordTook) {
+    List<OutboxMessage> batch = decided.claimed().messages();
+    int published = report(batch, decided.results(), decided.outcomes());
+    listeners.batchCompleted(
+        batch.size(), published, decided.claimed().claimTook(), decided.publishTook(), recordTook);
+  }
+
+  /**
+   * Releases a batch that will not be published after all: outcomes that give up its leases.
+   *
+   * @param claimed the batch
+   * @return one release per message
+   */
+  static List<Outcome> release(Claimed claimed) {
+    return claimed.messages().stream()
+        .<Outcome>map(message -> new Outcome.Released(message.id()))
+        .toList();
+  }
+
+  /** What the rounds of a batch produced: a result per sent message; unsent ones have none. */
+  private record Sent(Map<UUID, PublishResult> results, boolean abandoned) {}
+
+  /**
+   * Publishes round by round within one publish timeout. An aggregate whose message failed sends
+   * nothing more in this batch; after an abandoned call, or once the time is up, nothing more is
+   * sent at all.
+   */
+  private Sent publishInRounds(List<OutboxMessage> batch, Instant leaseUntil) {
+    Map<UUID, PublishResult> results = new HashMap<>();
+    Set<String> stopped = new HashSet<>();
+    if (!leaseUntil.isAfter(clock.instant().plus(publishCall.timeout()))) {
+      LOG.debug("Lease of a batch of {} too short to publish it; releasing it", batch.size());
+      return new Sent(results, false);
+    }
+    long deadline = System.nanoTime() + publishCall.timeout().toNanos();
+    List<List<OutboxMessage>> rounds =
+        options.orderedPerAggregate() ? Rounds.of(batch) : List.of(batch);
+    for (List<OutboxMessage> round : rounds) {
+      List<OutboxMessage> sendable =
+          round.stream().filter(m -> !stopped.contains(Rounds.key(m))).toList();
+      long left = deadline - System.nanoTime();
+      if (sendable.isEmpty() || left <= 0) {
+        continue;
+      }
+      PublishCall.Attempt attempt = publishCall.publish(sendable, Duration.ofNanos(left));
+      for (int i = 0; i < sendable.size(); i++) {
+        PublishResult result = attempt.results().get(i);
+        results.put(sendable.get(i).id(), result);
+        if (!result.isPublished() && options.orderedPerAggregate()) {
+          stopped.add(Rounds.key(sendable.get(i)));
+        }
+      }
+      if (attempt.abandoned()) {
+        return new Sent(results, true);
+      }
+    }
+    return new Sent(results, false);
+  }
+
+  /** Tells the listeners about each message, logs the batch, and counts what was published. */
+  private int report(
+      List<OutboxMessage> batch, List<PublishResult> results, List<Outcome> outcomes) {
+    int published = 0;
+    String firstError = null;
+    for (int i = 0; i < batch.size(); i++) {
+      OutboxMessage message = batch.get(i);
+      PublishResult result = results.get(i);
+      Outcome outcome = outcomes.get(i);
+      if (outcome instanceof Outcome.Released) {
+        continue;
+      }
+      if (outcome instanceof Outcome.Published done) {
+        published++;
+        listeners.published(message, result.destination(), done.publishedAt());
+      } else if (outcome instanceof Outcome.Failed failed) {
+        firstError = firstError == null ? failed.error() : firstError;
+        listeners.failed(message, failed.attempts(), result.failure(), failed.nextAttemptAt());
+      } else if (outcome instanceof Outcome.DeadLettered dead) {
+        firstError = firstError == null ? dead.error() : firstError;
+        listeners.deadLettered(message, dead.attempts(), result.failure());
+      }
+    }
+    if (firstError == null) {
+      LOG.debug("Batch of {}: {} published", batch.size(), published);
+    } else {
+      lastError.set(firstError);
+      LOG.atLevel(options.failureLogLevel())
+          .log("Batch of {}: {} published; first error: {}", batch.size(), published, firstError);
+    }
+    return published;
   }
 }

@@ -2,14 +2,21 @@ package dev.outbox.internal;
 
 import dev.outbox.DeadLetterService;
 import dev.outbox.Outbox;
+import dev.outbox.OutboxHealth;
+import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.spi.EventPublisher;
+import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,13 +36,21 @@ public final class OutboxEngine implements Outbox {
     CLOSED
   }
 
+  private static final Duration RECORD_GRACE = Duration.ofSeconds(5);
+
   private final OutboxOptions options;
   private final EventPublisher publisher;
   private final PublishCall publishCall;
   private final BatchCycle cycle;
   private final Cleanup cleanup;
   private final DeadLetterService deadLetters;
+  private final OutboxStore store;
+  private final Listeners listeners;
+  private final LastError lastError;
+  private final Clock clock;
+  private final LeasedQueue leased;
   private final WakeSignal wake = new WakeSignal();
+  private final AtomicBoolean claimWanted = new AtomicBoolean();
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final Object cycleLock = new Object();
   private Thread processor;
@@ -53,18 +68,28 @@ public final class OutboxEngine implements Outbox {
       OutboxOptions options, OutboxStore store, EventPublisher publisher, Clock clock) {
     this.options = Objects.requireNonNull(options, "options");
     this.publisher = Objects.requireNonNull(publisher, "publisher");
-    Objects.requireNonNull(store, "store");
-    Objects.requireNonNull(clock, "clock");
+    this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.listeners = new Listeners(options.listeners());
+    this.lastError = new LastError(clock);
+    this.leased = new LeasedQueue(options.publishTimeout(), clock);
     this.publishCall =
         new PublishCall(
             publisher, options.publishTimeout(), "outbox-publish-" + options.instanceId());
-    this.cycle = new BatchCycle(options, store, publishCall, clock);
+    this.cycle = new BatchCycle(options, store, publishCall, listeners, lastError, clock);
     this.cleanup = new Cleanup(options, store, clock);
-    this.deadLetters = new StoreDeadLetterService(store, clock, this::wakeUp);
+    this.deadLetters =
+        new StoreDeadLetterService(
+            store,
+            clock,
+            count -> {
+              listeners.replayed(count);
+              wakeUp();
+            });
   }
 
   @Override
-  public void start() {
+  public synchronized void start() {
     if (state.get() == State.CLOSED) {
       throw new IllegalStateException(
           "This outbox was closed and cannot start again; create a new one");
@@ -73,6 +98,7 @@ public final class OutboxEngine implements Outbox {
       return;
     }
     processor = new Thread(this::loop, "outbox-processor-" + options.instanceId());
+    processor.setDaemon(true);
     processor.start();
     cleanupSchedule =
         Executors.newSingleThreadScheduledExecutor(
@@ -99,11 +125,43 @@ public final class OutboxEngine implements Outbox {
 
   @Override
   public int cleanUpOnce() {
-    return cleanup.run(() -> state.get() != State.CLOSED);
+    int deleted = cleanup.run(() -> state.get() != State.CLOSED);
+    listeners.cleanedUp(deleted);
+    return deleted;
+  }
+
+  @Override
+  public OutboxHealth health() {
+    Instant now = clock.instant();
+    LastError.Entry error = lastError.get();
+    long pending = -1;
+    long dead = -1;
+    Duration lag = Duration.ZERO;
+    try {
+      OutboxStats stats = store.stats();
+      pending = stats.pending();
+      dead = stats.deadLetters();
+      if (stats.oldestPendingCreatedAt() != null && stats.oldestPendingCreatedAt().isBefore(now)) {
+        lag = Duration.between(stats.oldestPendingCreatedAt(), now);
+      }
+    } catch (RuntimeException e) {
+      lastError.set(e);
+      error = lastError.get();
+    }
+    return new OutboxHealth(
+        isRunning(),
+        options.instanceId(),
+        pending,
+        lag,
+        dead,
+        error == null ? null : error.error(),
+        error == null ? null : error.at(),
+        now);
   }
 
   @Override
   public void wakeUp() {
+    claimWanted.set(true);
     wake.signal();
   }
 
@@ -118,7 +176,7 @@ public final class OutboxEngine implements Outbox {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     State previous = state.getAndSet(State.CLOSED);
     if (previous == State.CLOSED) {
       return;
@@ -146,6 +204,8 @@ public final class OutboxEngine implements Outbox {
                 + " published again once their lease runs out",
             options.shutdownTimeout());
         processor.interrupt();
+        // Let it record the interrupted batch before the publisher closes under it.
+        processor.join(RECORD_GRACE.toMillis());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -153,35 +213,70 @@ public final class OutboxEngine implements Outbox {
   }
 
   /**
-   * Claims again at once while the last cycle found work: a claim takes one message per aggregate,
-   * so a short batch does not mean the backlog is empty. Otherwise waits for the poll interval or a
-   * wake-up.
+   * Runs {@link Pipeline} steps: each publishes a batch (handed over leased at commit, or claimed)
+   * while the store records the previous one and, when a claim is due, claims the next. A claim is
+   * due while the last claim found work, after a {@link #wakeUp()} (a commit that wrote rows that
+   * go the claimed way, a replay), and after a poll interval without any wake-up. A commit whose
+   * rows all went the fast path wakes the loop without a claim, so that a steady stream of such
+   * commits is published without a claim round trip each. With nothing to do, waits for the poll
+   * interval or a wake-up.
    */
   private void loop() {
-    while (state.get() == State.RUNNING) {
-      int claimed = 0;
-      try {
-        wake.clear();
-        synchronized (cycleLock) {
-          claimed = cycle.run();
+    boolean claimDue = true;
+    try (Pipeline pipeline = new Pipeline(options, cycle, store, leased)) {
+      while (state.get() == State.RUNNING) {
+        int work = 0;
+        try {
+          wake.clear();
+          boolean wanted = claimWanted.getAndSet(false);
+          synchronized (cycleLock) {
+            Pipeline.Step step = pipeline.step(claimDue || wanted);
+            work = step.work();
+            claimDue = step.claimFound() != null ? step.claimFound() : claimDue || wanted;
+          }
+        } catch (RuntimeException | Error e) {
+          lastError.set(e);
+          claimDue = true;
+          LOG.warn("Outbox cycle failed; trying again after the poll interval", e);
         }
-      } catch (RuntimeException | Error e) {
-        LOG.warn("Outbox cycle failed; trying again after the poll interval", e);
-      }
-      if (claimed == 0 && !idle()) {
-        return;
+        if (work == 0) {
+          Boolean woken = idle();
+          if (woken == null) {
+            return;
+          }
+          claimDue |= !woken;
+        }
       }
     }
   }
 
-  /** Waits for a wake-up or the poll interval; returns false when the thread is interrupted. */
-  private boolean idle() {
+  /**
+   * Takes messages that a transaction of this JVM wrote already leased to this instance, and
+   * publishes them from memory as soon as it committed, without a claim. Called by the persistence
+   * adapter after the commit. When the outbox does not run or has too many waiting, the messages
+   * are left to the claim, which takes them once their lease has run out.
+   *
+   * @param messages the committed messages leased to {@link OutboxOptions#instanceId()}, at most
+   *     one per aggregate
+   * @param leaseUntil when their lease runs out
+   */
+  public void publishLeased(List<OutboxMessage> messages, Instant leaseUntil) {
+    if (state.get() == State.RUNNING && leased.offer(messages, leaseUntil)) {
+      wake.signal();
+    }
+  }
+
+  /**
+   * Waits for a wake-up or the poll interval.
+   *
+   * @return whether a wake-up came; {@code null} when the thread is interrupted
+   */
+  private Boolean idle() {
     try {
-      wake.await(options.pollInterval());
-      return true;
+      return wake.await(options.pollInterval());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
+      return null;
     }
   }
 
@@ -189,6 +284,7 @@ public final class OutboxEngine implements Outbox {
     try {
       cleanUpOnce();
     } catch (RuntimeException e) {
+      lastError.set(e);
       LOG.warn("Outbox cleanup failed; it runs again after the cleanup interval", e);
     }
   }

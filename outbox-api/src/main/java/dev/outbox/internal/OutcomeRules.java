@@ -24,7 +24,12 @@ final class OutcomeRules {
     this.options = options;
   }
 
-  Outcome decide(OutboxMessage message, PublishResult result, Instant now) {
+  /**
+   * The outcome of one message.
+   *
+   * @param notBefore the earliest next attempt, whatever the retry policy says
+   */
+  Outcome decide(OutboxMessage message, PublishResult result, Instant now, Instant notBefore) {
     try (MDC.MDCCloseable ignored = MDC.putCloseable(MDC_MESSAGE_ID, message.id().toString())) {
       if (result.isPublished()) {
         LOG.debug("Published {} {}", message.eventType(), message.id());
@@ -45,6 +50,9 @@ final class OutcomeRules {
         return new Outcome.DeadLettered(message.id(), attempts, error, now);
       }
       Instant next = now.plus(options.retryPolicy().delayAfter(attempts));
+      if (next.isBefore(notBefore)) {
+        next = notBefore;
+      }
       LOG.debug("Attempt {} of {} failed, next at {}: {}", attempts, message.id(), next, error);
       return new Outcome.Failed(message.id(), attempts, error, next);
     }

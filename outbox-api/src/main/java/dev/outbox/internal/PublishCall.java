@@ -26,36 +26,64 @@ import org.slf4j.LoggerFactory;
  */
 final class PublishCall implements AutoCloseable {
 
+  /**
+   * What one call produced.
+   *
+   * @param results exactly one per message of the batch, in its order
+   * @param abandoned whether the publisher was given up on while it may still be sending (timeout
+   *     or interrupt): its messages must not be claimed again before the claim would have run out
+   */
+  record Attempt(List<PublishResult> results, boolean abandoned) {}
+
   private static final Logger LOG = LoggerFactory.getLogger(PublishCall.class);
 
   private final EventPublisher publisher;
   private final Duration timeout;
-  private final Duration wait;
   private final String threadName;
   private ExecutorService worker;
 
+  /**
+   * The processor waits at most {@code timeout} for a batch, which the options keep shorter than
+   * the lease, so a batch never outlives its claim. The publisher is handed a slightly smaller
+   * budget (a tenth less, at most one second less) so that it can return its own per-message
+   * results before that.
+   */
   PublishCall(EventPublisher publisher, Duration timeout, String threadName) {
     this.publisher = publisher;
     this.timeout = timeout;
-    long grace = Math.min(timeout.toMillis() / 10, 2_000);
-    this.wait = timeout.plusMillis(Math.max(grace, 50));
     this.threadName = threadName;
   }
 
-  synchronized List<PublishResult> publish(List<OutboxMessage> batch) {
-    Future<List<PublishResult>> call = worker().submit(() -> publisher.publish(batch, timeout));
+  /** The publish timeout: the budget of one batch, all its rounds together. */
+  Duration timeout() {
+    return timeout;
+  }
+
+  /**
+   * Publishes with a budget of its own, at most the publish timeout.
+   *
+   * @param budget how long this call may take
+   */
+  synchronized Attempt publish(List<OutboxMessage> batch, Duration budget) {
+    long margin = Math.min(budget.toMillis() / 10, 1_000);
+    Duration publisherBudget = budget.minusMillis(margin);
+    Future<List<PublishResult>> call =
+        worker().submit(() -> publisher.publish(batch, publisherBudget));
     try {
-      return normalize(batch, call.get(wait.toMillis(), TimeUnit.MILLISECONDS));
+      return new Attempt(normalize(batch, call.get(budget.toNanos(), TimeUnit.NANOSECONDS)), false);
     } catch (TimeoutException e) {
       call.cancel(true);
       abandonWorker();
-      return failAll(batch, "publisher did not return within the publish timeout of " + timeout, e);
+      return new Attempt(
+          failAll(batch, "publisher did not return within the publish timeout of " + budget, e),
+          true);
     } catch (ExecutionException e) {
-      return failAll(batch, "publisher threw " + e.getCause(), e.getCause());
+      return new Attempt(failAll(batch, "publisher threw " + e.getCause(), e.getCause()), false);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       call.cancel(true);
-      return failAll(batch, "interrupted while publishing", e);
+      abandonWorker();
+      return new Attempt(failAll(batch, "interrupted while publishing", e), true);
     }
   }
 

@@ -8,11 +8,12 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.IntConsumer;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The dead letters of a store; replays wake the processor. */
+/** The dead letters of a store; a replay is reported (to wake the processor and the listeners). */
 final class StoreDeadLetterService implements DeadLetterService {
 
   private static final Logger LOG = LoggerFactory.getLogger(StoreDeadLetterService.class);
@@ -20,12 +21,12 @@ final class StoreDeadLetterService implements DeadLetterService {
 
   private final OutboxStore store;
   private final Clock clock;
-  private final Runnable wakeUp;
+  private final IntConsumer onReplay;
 
-  StoreDeadLetterService(OutboxStore store, Clock clock, Runnable wakeUp) {
+  StoreDeadLetterService(OutboxStore store, Clock clock, IntConsumer onReplay) {
     this.store = store;
     this.clock = clock;
-    this.wakeUp = wakeUp;
+    this.onReplay = onReplay;
   }
 
   @Override
@@ -43,7 +44,7 @@ final class StoreDeadLetterService implements DeadLetterService {
     int replayed = store.replayDeadLetters(ids, clock.instant());
     if (replayed > 0) {
       LOG.info("Replayed {} dead letter(s)", replayed);
-      wakeUp.run();
+      onReplay.accept(replayed);
     }
     return replayed;
   }

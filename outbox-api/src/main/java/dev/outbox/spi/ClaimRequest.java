@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param limit at most this many messages
  * @param now the processor's clock: only messages due at {@code now} and not leased at {@code now}
  * @param lease how long the claim protects the messages from other instances
- * @param orderedPerAggregate skip a message while its aggregate has an earlier unpublished one
+ * @param orderedPerAggregate skip a message while its aggregate has an earlier pending one that is
+ *     not due or is leased
  * @param holdAggregateOnDeadLetter also skip it while its aggregate has a dead letter
  */
 public record ClaimRequest(

@@ -61,4 +61,17 @@ public sealed interface Outcome {
       Objects.requireNonNull(deadLetteredAt, "deadLetteredAt");
     }
   }
+
+  /**
+   * The message was not sent: an earlier message of its aggregate in the same batch failed, so it
+   * must wait. Its lease is released and nothing else changes; it counts no attempt.
+   *
+   * @param messageId the outbox id
+   */
+  record Released(UUID messageId) implements Outcome {
+    /** Checks the id. */
+    public Released {
+      Objects.requireNonNull(messageId, "messageId");
+    }
+  }
 }

@@ -4,6 +4,7 @@ import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
 import dev.outbox.OutboxMessage;
 import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
 import dev.outbox.spi.Outcome;
 import java.time.Clock;
@@ -109,6 +110,28 @@ public final class InMemoryOutboxStore implements OutboxStore {
   }
 
   /**
+   * Leases a pending message, as a flush on the fast path writes it.
+   *
+   * @param id the message
+   * @param instanceId the processor it is leased to
+   * @param until when the lease runs out
+   */
+  public synchronized void lease(UUID id, String instanceId, Instant until) {
+    long position = positions.get(id);
+    Row row = rows.get(position);
+    rows.put(
+        position,
+        new Row(
+            row.message(),
+            row.status(),
+            row.nextAttemptAt(),
+            row.lastError(),
+            instanceId,
+            until,
+            row.publishedAt()));
+  }
+
+  /**
    * The outbox row of a message.
    *
    * @param id the message id
@@ -145,7 +168,9 @@ public final class InMemoryOutboxStore implements OutboxStore {
     if (request.holdAggregateOnDeadLetter()) {
       deadLetters.values().forEach(letter -> held.add(Key.of(letter.message())));
     }
-    Set<Key> earlierPending = new HashSet<>();
+    // Like the JDBC store: an aggregate is blocked from its first pending message that is not due
+    // or leased; its messages before that can be claimed, several in one batch.
+    Set<Key> blocked = new HashSet<>();
     List<OutboxMessage> claimed = new ArrayList<>();
     for (Map.Entry<Long, Row> entry : rows.entrySet()) {
       Row row = entry.getValue();
@@ -156,8 +181,11 @@ public final class InMemoryOutboxStore implements OutboxStore {
         continue;
       }
       Key key = Key.of(row.message());
-      boolean blockedByEarlier = !earlierPending.add(key) && request.orderedPerAggregate();
-      if (blockedByEarlier || held.contains(key) || !claimable(row, request.now())) {
+      boolean claimable = claimable(row, request.now());
+      if (!claimable && request.orderedPerAggregate()) {
+        blocked.add(key);
+      }
+      if (!claimable || blocked.contains(key) || held.contains(key)) {
         continue;
       }
       entry.setValue(
@@ -205,14 +233,24 @@ public final class InMemoryOutboxStore implements OutboxStore {
     }
   }
 
-  private boolean leasedTo(Row row, String instanceId) {
-    return instanceId.equals(row.claimedBy())
-        && row.claimedUntil() != null
-        && row.claimedUntil().isAfter(clock.instant());
+  /** Like the JDBC store: still claimed by this instance, even if the lease ran out meanwhile. */
+  private static boolean leasedTo(Row row, String instanceId) {
+    return instanceId.equals(row.claimedBy());
   }
 
   private void recordFailure(long position, Row row, Outcome outcome) {
-    if (outcome instanceof Outcome.Failed failed) {
+    if (outcome instanceof Outcome.Released) {
+      rows.put(
+          position,
+          new Row(
+              row.message(),
+              Status.PENDING,
+              row.nextAttemptAt(),
+              row.lastError(),
+              null,
+              null,
+              null));
+    } else if (outcome instanceof Outcome.Failed failed) {
       rows.put(
           position,
           new Row(
@@ -231,6 +269,15 @@ public final class InMemoryOutboxStore implements OutboxStore {
           new DeadLetter(
               row.message().withAttempts(dead.attempts()), dead.error(), dead.deadLetteredAt()));
     }
+  }
+
+  @Override
+  public synchronized OutboxStats stats() {
+    List<Row> pending = rows.values().stream().filter(r -> r.status() == Status.PENDING).toList();
+    return new OutboxStats(
+        pending.size(),
+        pending.isEmpty() ? null : pending.get(0).message().createdAt(),
+        deadLetters.size());
   }
 
   @Override

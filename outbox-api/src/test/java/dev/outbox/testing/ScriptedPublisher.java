@@ -224,6 +224,15 @@ public final class ScriptedPublisher implements EventPublisher {
   }
 
   /**
+   * Whether no call is under way.
+   *
+   * @return true when every call has returned or thrown
+   */
+  public synchronized boolean idle() {
+    return inFlight.isEmpty();
+  }
+
+  /**
    * How many calls were interrupted while hanging.
    *
    * @return the count

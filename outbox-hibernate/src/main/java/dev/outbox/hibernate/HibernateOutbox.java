@@ -5,6 +5,7 @@ import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.internal.JdbcOutboxStore;
 import dev.outbox.hibernate.internal.OutboxContext;
+import dev.outbox.internal.OutboxEngine;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.OutboxStore;
 import jakarta.persistence.EntityManagerFactory;
@@ -105,8 +106,8 @@ public final class HibernateOutbox {
               + ": pass the same OutboxOptions as the setting "
               + OutboxSettings.OPTIONS);
     }
-    Outbox engine = Outbox.create(options, store(emf), publisher, clock);
-    return new CommitWokenOutbox(engine, context.onCommit(engine::wakeUp));
+    OutboxEngine engine = new OutboxEngine(options, store(emf), publisher, clock);
+    return new CommitWokenOutbox(engine, context, options);
   }
 
   static OutboxContext context(SessionFactoryImplementor sessionFactory) {

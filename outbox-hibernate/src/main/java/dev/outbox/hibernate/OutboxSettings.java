@@ -31,6 +31,13 @@ public final class OutboxSettings {
    */
   public static final String CREATE_SCHEMA = "dev.outbox.create_schema";
 
+  /**
+   * {@code false} stops the outbox from storing the W3C trace context ({@code traceparent}, {@code
+   * tracestate}) of the active OpenTelemetry span in each row's headers. Default {@code true}; has
+   * no effect without the OpenTelemetry API on the classpath.
+   */
+  public static final String TRACE_CONTEXT = "dev.outbox.trace_context";
+
   /** A table name: overrides {@link dev.outbox.OutboxOptions#outboxTable()}. */
   public static final String OUTBOX_TABLE = "dev.outbox.outbox_table";
 

@@ -34,6 +34,14 @@ CREATE INDEX IF NOT EXISTS ix_outbox_messages_pending_aggregate
 CREATE INDEX IF NOT EXISTS ix_outbox_messages_published
     ON outbox_messages (published_at) WHERE status = 'PUBLISHED';
 
+-- Every row is updated twice (leased, published): a published row leaves the pending index only
+-- when VACUUM removes its old version, and until then every claim walks past it (measured: 20 ms
+-- per claim right after 1,000,000 rows were published, 0.5 ms after VACUUM). Vacuum and analyze
+-- this table every 5,000 changed rows instead of at a fraction of its size.
+ALTER TABLE outbox_messages SET (
+    autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000,
+    autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 5000);
+
 CREATE TABLE IF NOT EXISTS outbox_dead_letters (
     id               uuid         NOT NULL PRIMARY KEY,
     position         bigint       NOT NULL,

@@ -116,20 +116,89 @@ abstract class AbstractOutboxStoreIT {
   }
 
   @Test
-  void claimTakesTheHeadOfEachAggregateInPositionOrderAndLeasesIt() {
+  void claimTakesEachAggregatesFirstMessagesInPositionOrderAndLeasesThem() {
     List<String> aggregates = write(3, 2);
     Instant now = now();
 
     List<OutboxMessage> first = claim("a", now, 10);
-    assertThat(first).extracting(OutboxMessage::aggregateId).containsExactlyElementsOf(aggregates);
-    assertThat(first).extracting(OutboxMessage::eventType).containsOnly("order.placed");
+    assertThat(first).hasSize(6);
     assertThat(first).extracting(OutboxMessage::position).isSorted();
-    assertThat(claim("b", now, 10)).as("leased heads block their aggregates").isEmpty();
+    for (String aggregate : aggregates) {
+      assertThat(first.stream().filter(m -> m.aggregateId().equals(aggregate)))
+          .extracting(OutboxMessage::eventType)
+          .containsExactly("order.placed", "Noted");
+    }
+    assertThat(claim("b", now, 10)).as("leased messages are nobody else's").isEmpty();
+  }
 
-    store.record("a", published(first, now));
-    List<OutboxMessage> second = claim("b", now, 10);
-    assertThat(second).extracting(OutboxMessage::aggregateId).containsExactlyElementsOf(aggregates);
-    assertThat(second).extracting(OutboxMessage::payload).containsOnly("{\"text\":\"event 1\"}");
+  @Test
+  void messagesBehindAFailedOneWaitForItsRetryWhileOtherAggregatesGoOn() {
+    List<String> aggregates = write(2, 2);
+    Instant now = now();
+    List<OutboxMessage> claimed = claim("a", now, 10);
+    OutboxMessage failedHead =
+        claimed.stream().filter(m -> m.aggregateId().equals(aggregates.get(0))).findFirst().get();
+    List<Outcome> outcomes = new java.util.ArrayList<>();
+    for (OutboxMessage message : claimed) {
+      outcomes.add(
+          message == failedHead
+              ? new Outcome.Failed(message.id(), 1, "down", now.plusSeconds(60))
+              : new Outcome.Released(message.id()));
+    }
+    store.record("a", outcomes);
+
+    List<OutboxMessage> others = claim("b", now, 10);
+    assertThat(others)
+        .as("the failed aggregate waits; the released one is claimed again")
+        .extracting(OutboxMessage::aggregateId)
+        .containsOnly(aggregates.get(1))
+        .hasSize(2);
+    store.record("b", published(others, now));
+    assertThat(claim("c", now.plusSeconds(60), 10))
+        .extracting(OutboxMessage::aggregateId)
+        .containsOnly(aggregates.get(0))
+        .hasSize(2);
+  }
+
+  @Test
+  void recordAndClaimSeesWhatItRecordedInTheSameTransaction() {
+    List<String> aggregates = write(2, 3);
+    Instant now = now();
+    List<OutboxMessage> firsts = claim("a", now, 2);
+    assertThat(firsts)
+        .extracting(OutboxMessage::aggregateId)
+        .containsExactly(aggregates.get(0), aggregates.get(0));
+
+    List<OutboxMessage> next =
+        store.recordAndClaim(
+            "a", published(firsts, now), new ClaimRequest("a", 10, now, LEASE, true, false));
+
+    assertThat(next)
+        .as("the rest of the recorded aggregate, and the other aggregate")
+        .hasSize(4)
+        .extracting(OutboxMessage::position)
+        .isSorted();
+    assertThat(outbox.rows())
+        .filteredOn(row -> row.aggregateId().equals(aggregates.get(0)))
+        .extracting(OutboxTable.Row::status)
+        .containsExactly("PUBLISHED", "PUBLISHED", "PENDING");
+    assertThat(claim("b", now, 10)).as("the new claim holds the rest").isEmpty();
+  }
+
+  @Test
+  void anErrorTextWithANulCharacterIsRecorded() {
+    write(1, 1);
+    Instant now = now();
+    OutboxMessage message = claim("a", now, 10).get(0);
+
+    store.record(
+        "a",
+        List.of(new Outcome.Failed(message.id(), 1, "broker said \u0000no", now.plusSeconds(60))));
+
+    assertThat(outbox.rows())
+        .filteredOn(row -> row.id().equals(message.id().toString()))
+        .extracting(OutboxTable.Row::attempts)
+        .containsExactly(1);
   }
 
   @Test
@@ -210,7 +279,7 @@ abstract class AbstractOutboxStoreIT {
   void deadLetterMovesTheRowAndTheAggregateGoesOnOrIsHeld() {
     List<String> aggregates = write(1, 2);
     Instant now = now();
-    OutboxMessage head = claim("a", now, 10).get(0);
+    OutboxMessage head = claim("a", now, 1).get(0);
     store.record("a", List.of(new Outcome.DeadLettered(head.id(), 3, "rejected", now)));
 
     assertThat(outbox.rows()).hasSize(1);
@@ -236,12 +305,12 @@ abstract class AbstractOutboxStoreIT {
   void replayPutsDeadLettersBackInFrontWithAttemptsResetAndPurgeDeletes() {
     write(1, 2);
     Instant now = now();
-    OutboxMessage head = claim("a", now, 10).get(0);
+    OutboxMessage head = claim("a", now, 1).get(0);
     store.record("a", List.of(new Outcome.DeadLettered(head.id(), 5, "rejected", now)));
 
     assertThat(store.replayDeadLetters(List.of(head.id()), now)).isEqualTo(1);
     assertThat(store.countDeadLetters(DeadLetterQuery.all())).isZero();
-    List<OutboxMessage> again = claim("a", now, 10);
+    List<OutboxMessage> again = claim("a", now, 1);
     assertThat(again).extracting(OutboxMessage::id).containsExactly(head.id());
     assertThat(again.get(0).attempts()).isZero();
     assertThat(again.get(0).position()).isEqualTo(head.position());

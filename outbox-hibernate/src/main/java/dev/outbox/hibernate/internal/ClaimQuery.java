@@ -21,10 +21,10 @@ import java.util.UUID;
  *
  * <ol>
  *   <li>A plain (non-locking) read finds due, unleased pending rows in position order; with
- *       per-aggregate order it takes only the head of each aggregate: a row with an earlier pending
- *       row of the same aggregate is skipped, whether that row is leased, waiting for its retry or
- *       free. One message per aggregate per batch is what keeps order when one message of a batch
- *       fails and a later one is acknowledged.
+ *       per-aggregate order it skips a row while an earlier pending row of its aggregate is leased
+ *       or waiting for its retry, so that what it takes of an aggregate is the aggregate's first
+ *       pending rows. The processor publishes several messages of one aggregate in rounds, one per
+ *       aggregate per round, and stops an aggregate at its first failure.
  *   <li>A locking read ({@code FOR UPDATE SKIP LOCKED}) takes those rows that are still pending,
  *       due and unleased, reading the latest committed state; a row another instance holds or just
  *       took is left out, and with it the rest of its aggregate.
@@ -51,14 +51,19 @@ final class ClaimQuery {
     String due =
         " WHERE m.status = 'PENDING' AND m.next_attempt_at <= ?"
             + " AND (m.claimed_until IS NULL OR m.claimed_until <= ?)";
-    // A scalar subquery, not NOT EXISTS: it cannot be turned into a join, so each row is one
-    // index probe whatever the statistics say. With NOT EXISTS, PostgreSQL planned a fresh table
-    // (no statistics yet) as a nested loop over all pending rows: seconds per claim at 10,000 rows.
-    String headOfAggregate =
-        " AND m.position = (SELECT MIN(e.position) FROM "
+    // An aggregate is blocked from its first pending row that is not due or is leased; the rows
+    // before it can be claimed, several per aggregate, so a backlog of few aggregates fills whole
+    // batches. A scalar subquery with LIMIT 1, not NOT EXISTS: it cannot be turned into an
+    // anti-join, so each scanned row is one short index range probe over the earlier pending rows
+    // of its aggregate (those claimed with it) whatever the statistics say. NOT EXISTS was planned
+    // on a fresh table (no statistics yet) as a nested loop over all pending rows.
+    String notBlocked =
+        " AND (SELECT 1 FROM "
             + table
             + " e WHERE e.status = 'PENDING' AND e.aggregate_type = m.aggregate_type"
-            + " AND e.aggregate_id = m.aggregate_id)";
+            + " AND e.aggregate_id = m.aggregate_id AND e.position < m.position"
+            + " AND (e.next_attempt_at > ? OR e.claimed_until > ?)"
+            + " LIMIT 1) IS NULL";
     this.holdClause =
         " AND NOT EXISTS (SELECT 1 FROM "
             + options.deadLetterTable()
@@ -66,20 +71,21 @@ final class ClaimQuery {
     String select =
         "SELECT m.id, m.position, m.aggregate_type, m.aggregate_id FROM " + table + " m";
     this.unorderedScan = select + due;
-    this.orderedScan = select + due + headOfAggregate;
+    this.orderedScan = select + due + notBlocked;
     this.lockPrefix =
         "SELECT "
             + MessageRows.COLUMNS
             + " FROM "
             + table
             + " WHERE status = 'PENDING' AND next_attempt_at <= ?"
-            + " AND (claimed_until IS NULL OR claimed_until <= ?) AND id IN (";
-    this.leasePrefix = "UPDATE " + table + " SET claimed_by = ?, claimed_until = ? WHERE id IN (";
+            + " AND (claimed_until IS NULL OR claimed_until <= ?) AND ";
+    this.leasePrefix = "UPDATE " + table + " SET claimed_by = ?, claimed_until = ? WHERE ";
   }
 
   private record Candidate(UUID id, long position, String aggregate) {}
 
   List<OutboxMessage> claim(Connection connection, ClaimRequest request) throws SQLException {
+    database.prepareShortQueries(connection);
     List<Candidate> candidates = scan(connection, request);
     if (candidates.isEmpty()) {
       return List.of();
@@ -97,7 +103,7 @@ final class ClaimQuery {
     return claimed;
   }
 
-  /** The first step's SQL: now, now, limit. */
+  /** The first step's SQL: now, now, (ordered: now, now,) limit. */
   String scanSql(boolean ordered, boolean hold) {
     return (ordered ? orderedScan : unorderedScan)
         + (hold ? holdClause : "")
@@ -110,6 +116,10 @@ final class ClaimQuery {
       int index = 1;
       database.bindInstant(statement, index++, request.now());
       database.bindInstant(statement, index++, request.now());
+      if (request.orderedPerAggregate()) {
+        database.bindInstant(statement, index++, request.now());
+        database.bindInstant(statement, index++, request.now());
+      }
       statement.setInt(index, request.limit());
       List<Candidate> candidates = new ArrayList<>(request.limit());
       try (ResultSet result = statement.executeQuery()) {
@@ -129,14 +139,11 @@ final class ClaimQuery {
 
   private Map<UUID, OutboxMessage> lock(
       Connection connection, ClaimRequest request, List<Candidate> candidates) throws SQLException {
-    String sql = lockPrefix + placeholders(candidates.size()) + ") FOR UPDATE SKIP LOCKED";
+    String sql = lockPrefix + database.idIn("id", candidates.size()) + " FOR UPDATE SKIP LOCKED";
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       database.bindInstant(statement, 1, request.now());
       database.bindInstant(statement, 2, request.now());
-      int index = 3;
-      for (Candidate candidate : candidates) {
-        database.bindId(statement, index++, candidate.id());
-      }
+      database.bindIds(statement, 3, candidates.stream().map(Candidate::id).toList());
       Map<UUID, OutboxMessage> locked = new HashMap<>();
       try (ResultSet result = statement.executeQuery()) {
         while (result.next()) {
@@ -168,19 +175,12 @@ final class ClaimQuery {
 
   private void lease(Connection connection, ClaimRequest request, List<OutboxMessage> claimed)
       throws SQLException {
-    String sql = leasePrefix + placeholders(claimed.size()) + ")";
+    String sql = leasePrefix + database.idIn("id", claimed.size());
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       statement.setString(1, request.instanceId());
       database.bindInstant(statement, 2, request.leaseUntil());
-      int index = 3;
-      for (OutboxMessage message : claimed) {
-        database.bindId(statement, index++, message.id());
-      }
+      database.bindIds(statement, 3, claimed.stream().map(OutboxMessage::id).toList());
       statement.executeUpdate();
     }
-  }
-
-  static String placeholders(int count) {
-    return "?" + ", ?".repeat(count - 1);
   }
 }

@@ -1,13 +1,16 @@
 package dev.outbox.hibernate.internal;
 
 import dev.outbox.OutboxException;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Collection;
 import java.util.UUID;
 import org.hibernate.dialect.Dialect;
 import org.hibernate.dialect.H2Dialect;
@@ -16,8 +19,20 @@ import org.hibernate.dialect.PostgreSQLDialect;
 
 /** The databases the outbox supports, and how each stores ids and instants. */
 public enum Database {
-  /** PostgreSQL: native uuid and timestamptz. */
-  POSTGRESQL("postgresql"),
+  /** PostgreSQL: native uuid and timestamptz; id lists as one uuid[] parameter. */
+  POSTGRESQL("postgresql") {
+    @Override
+    String idIn(String column, int count) {
+      return column + " = ANY(?)";
+    }
+
+    @Override
+    int bindIds(PreparedStatement statement, int index, Collection<UUID> ids) throws SQLException {
+      statement.setArray(
+          index, statement.getConnection().createArrayOf("uuid", ids.toArray(new UUID[0])));
+      return index + 1;
+    }
+  },
   /** MariaDB and MySQL: ids as CHAR(36), instants as DATETIME(6) in UTC. */
   MARIADB("mariadb") {
     @Override
@@ -89,6 +104,27 @@ public enum Database {
     statement.setObject(index, id);
   }
 
+  /**
+   * A condition that a column holds one of {@code count} ids, bound with {@link #bindIds}. On
+   * PostgreSQL one array parameter, so that every batch size shares one prepared statement.
+   */
+  String idIn(String column, int count) {
+    return column + " IN (?" + ", ?".repeat(count - 1) + ")";
+  }
+
+  /**
+   * Binds the ids of an {@link #idIn} condition.
+   *
+   * @return the index of the next parameter
+   */
+  int bindIds(PreparedStatement statement, int index, Collection<UUID> ids) throws SQLException {
+    int next = index;
+    for (UUID id : ids) {
+      bindId(statement, next++, id);
+    }
+    return next;
+  }
+
   UUID readId(ResultSet rows, String column) throws SQLException {
     return rows.getObject(column, UUID.class);
   }
@@ -100,5 +136,28 @@ public enum Database {
   Instant readInstant(ResultSet rows, String column) throws SQLException {
     OffsetDateTime value = rows.getObject(column, OffsetDateTime.class);
     return value == null ? null : value.toInstant();
+  }
+
+  /**
+   * Prepares a transaction of the processor for its short queries. On PostgreSQL it turns JIT
+   * compilation off for the transaction: the claim's plan has a high estimated cost (a subquery per
+   * scanned row), so PostgreSQL compiled it every time, about 450 ms, for a query that runs in 3
+   * ms. Needs PostgreSQL 11 or newer.
+   */
+  void prepareShortQueries(Connection connection) throws SQLException {
+    if (this == POSTGRESQL) {
+      try (Statement statement = connection.createStatement()) {
+        statement.execute("SET LOCAL jit = off");
+      }
+    }
+  }
+
+  /**
+   * Whether rows may be written leased at flush time. Not on MariaDB/MySQL: under repeatable read a
+   * plain read keeps the transaction's first snapshot, so it could miss an earlier message of the
+   * aggregate committed meanwhile, and a locking read would risk deadlocks between writers.
+   */
+  boolean supportsLeaseOnWrite() {
+    return this != MARIADB;
   }
 }

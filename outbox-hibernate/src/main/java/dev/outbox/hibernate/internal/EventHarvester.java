@@ -1,7 +1,5 @@
 package dev.outbox.hibernate.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.outbox.AggregateRoot;
 import dev.outbox.DomainEvent;
 import dev.outbox.OutboxException;
@@ -17,13 +15,14 @@ import org.hibernate.id.uuid.UuidVersion7Strategy;
 final class EventHarvester {
 
   private static final int MAX_NAME_LENGTH = 255;
-  private static final ObjectMapper HEADERS_JSON = new ObjectMapper();
 
   private final EventSerializer serializer;
+  private final RowHeaders headers;
   private final Clock clock;
 
-  EventHarvester(EventSerializer serializer, Clock clock) {
+  EventHarvester(EventSerializer serializer, RowHeaders headers, Clock clock) {
     this.serializer = serializer;
+    this.headers = headers;
     this.clock = clock;
   }
 
@@ -42,6 +41,7 @@ final class EventHarvester {
     Instant now = clock.instant();
     for (DomainEvent event : aggregate.domainEvents()) {
       Instant occurredAt = event.occurredAt();
+      Map<String, String> eventHeaders = headers.of(event, aggregateType, aggregateId);
       rows.add(
           new OutboxRow(
               UuidVersion7Strategy.INSTANCE.generateUuid(session),
@@ -50,9 +50,12 @@ final class EventHarvester {
               name("eventType()", event.eventType(), event),
               serializer.contentType(),
               serialize(event, aggregateType, aggregateId),
-              headers(event),
+              eventHeaders,
+              headers.json(eventHeaders, event),
               occurredAt != null ? occurredAt : now,
-              now));
+              now,
+              null,
+              null));
     }
   }
 
@@ -108,25 +111,5 @@ final class EventHarvester {
               + (value == null ? "null" : '"' + value + '"'));
     }
     return value;
-  }
-
-  private static String headers(DomainEvent event) {
-    Map<String, String> headers = event.headers();
-    if (headers == null || headers.isEmpty()) {
-      return "{}";
-    }
-    headers.forEach(
-        (key, value) -> {
-          if (key == null || value == null) {
-            throw new OutboxException(
-                event.getClass().getName() + ".headers() must not hold null keys or values");
-          }
-        });
-    try {
-      return HEADERS_JSON.writeValueAsString(headers);
-    } catch (JsonProcessingException e) {
-      throw new OutboxException(
-          "Cannot write the headers of " + event.getClass().getName() + " as JSON", e);
-    }
   }
 }

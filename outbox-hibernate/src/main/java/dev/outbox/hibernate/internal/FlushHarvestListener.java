@@ -25,11 +25,17 @@ final class FlushHarvestListener implements FlushEventListener, AutoFlushEventLi
 
   private final OutboxContext context;
   private final EventHarvester harvester;
+  private final LeaseOnWrite leaseOnWrite;
   private final OutboxRowWriter writer;
 
-  FlushHarvestListener(OutboxContext context, EventHarvester harvester, OutboxRowWriter writer) {
+  FlushHarvestListener(
+      OutboxContext context,
+      EventHarvester harvester,
+      LeaseOnWrite leaseOnWrite,
+      OutboxRowWriter writer) {
     this.context = context;
     this.harvester = harvester;
+    this.leaseOnWrite = leaseOnWrite;
     this.writer = writer;
   }
 
@@ -66,7 +72,10 @@ final class FlushHarvestListener implements FlushEventListener, AutoFlushEventLi
     for (AggregateRef ref : aggregates) {
       harvester.harvest(session, ref.aggregate(), ref.entityId(), rows);
     }
-    writer.write(session, rows);
+    OutboxContext.LeaseReceiver receiver = context.leaseReceiver();
+    LeaseOnWrite.Leased leased =
+        leaseOnWrite.apply(session, rows, receiver, rows.get(0).createdAt());
+    writer.write(session, leased.rows());
     for (AggregateRef ref : aggregates) {
       ref.aggregate().clearDomainEvents();
     }
@@ -75,7 +84,12 @@ final class FlushHarvestListener implements FlushEventListener, AutoFlushEventLi
         .registerCallback(
             (success, completed) -> {
               if (success) {
-                context.committed();
+                if (!leased.messages().isEmpty()) {
+                  receiver.sink().accept(leased.messages(), leased.until());
+                }
+                if (leased.messages().size() < leased.rows().size()) {
+                  context.committed(); // rows that go the claimed way: wake the processor to claim
+                }
               }
             });
   }

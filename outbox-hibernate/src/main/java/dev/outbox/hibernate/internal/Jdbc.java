@@ -3,10 +3,25 @@ package dev.outbox.hibernate.internal;
 import dev.outbox.OutboxException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Short transactions on connections of the session factory's connection provider. */
+/**
+ * Short transactions on connections of the session factory's connection provider.
+ *
+ * <p>A transaction the database rolled back to break a deadlock or a serialization conflict is run
+ * again, up to {@value #ATTEMPTS} times: recording the outcomes of a published batch must not be
+ * lost to a transient conflict, or the batch would be published again once its lease runs out. On
+ * MariaDB/MySQL the transactions run at READ COMMITTED: under the default REPEATABLE READ a locking
+ * read keeps locks on every row it examined and takes gap locks, and concurrent claims and records
+ * then deadlock.
+ */
 final class Jdbc {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Jdbc.class);
+  static final int ATTEMPTS = 5;
 
   /** Work inside one transaction. */
   @FunctionalInterface
@@ -15,16 +30,49 @@ final class Jdbc {
   }
 
   private final ConnectionProvider connections;
+  private final Database database;
 
-  Jdbc(ConnectionProvider connections) {
+  Jdbc(ConnectionProvider connections, Database database) {
     this.connections = connections;
+    this.database = database;
   }
 
   <T> T inTransaction(String what, Work<T> work) {
-    Connection connection = null;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return once(work);
+      } catch (SQLTransactionRollbackException e) {
+        if (attempt == ATTEMPTS) {
+          throw failure(what, e);
+        }
+        LOG.debug(
+            "Outbox store transaction to {} rolled back ({}); running it again",
+            what,
+            e.getMessage());
+      } catch (SQLException e) {
+        throw failure(what, e);
+      }
+    }
+  }
+
+  private static OutboxException failure(String what, SQLException e) {
+    return new OutboxException("Outbox store could not " + what + ": " + e.getMessage(), e);
+  }
+
+  private <T> T once(Work<T> work) throws SQLException {
+    Connection connection = connections.getConnection();
     try {
-      connection = connections.getConnection();
       boolean autoCommit = connection.getAutoCommit();
+      // Asked only on MariaDB: PostgreSQL's driver answers getTransactionIsolation() with a round
+      // trip to the server, which every claim and record would pay for nothing.
+      int isolation =
+          database == Database.MARIADB
+              ? connection.getTransactionIsolation()
+              : Connection.TRANSACTION_READ_COMMITTED;
+      boolean readCommitted = isolation != Connection.TRANSACTION_READ_COMMITTED;
+      if (readCommitted) {
+        connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      }
       connection.setAutoCommit(false);
       try {
         T result = work.run(connection);
@@ -35,16 +83,15 @@ final class Jdbc {
         throw e;
       } finally {
         connection.setAutoCommit(autoCommit);
-      }
-    } catch (SQLException e) {
-      throw new OutboxException("Outbox store could not " + what + ": " + e.getMessage(), e);
-    } finally {
-      if (connection != null) {
-        try {
-          connections.closeConnection(connection);
-        } catch (SQLException e) {
-          // the connection is gone either way
+        if (readCommitted) {
+          connection.setTransactionIsolation(isolation);
         }
+      }
+    } finally {
+      try {
+        connections.closeConnection(connection);
+      } catch (SQLException e) {
+        // the connection is gone either way
       }
     }
   }

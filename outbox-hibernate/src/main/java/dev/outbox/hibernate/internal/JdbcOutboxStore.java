@@ -5,6 +5,7 @@ import dev.outbox.DeadLetterQuery;
 import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
 import dev.outbox.spi.Outcome;
 import java.sql.PreparedStatement;
@@ -25,6 +26,7 @@ public final class JdbcOutboxStore implements OutboxStore {
   private final ClaimQuery claims;
   private final OutcomeRecorder recorder;
   private final DeadLetterRepository deadLetters;
+  private final StatsQuery stats;
   private final String cleanup;
 
   /**
@@ -35,11 +37,12 @@ public final class JdbcOutboxStore implements OutboxStore {
    * @param options the table names
    */
   public JdbcOutboxStore(ConnectionProvider connections, Database database, OutboxOptions options) {
-    this.jdbc = new Jdbc(connections);
+    this.jdbc = new Jdbc(connections, database);
     this.database = database;
     this.claims = new ClaimQuery(database, options);
     this.recorder = new OutcomeRecorder(database, options);
     this.deadLetters = new DeadLetterRepository(database, options);
+    this.stats = new StatsQuery(database, options);
     String table = options.outboxTable();
     String oldest =
         " WHERE status = 'PUBLISHED' AND published_at < ? ORDER BY published_at LIMIT ?";
@@ -89,6 +92,24 @@ public final class JdbcOutboxStore implements OutboxStore {
           recorder.record(connection, instanceId, outcomes);
           return null;
         });
+  }
+
+  @Override
+  public List<OutboxMessage> recordAndClaim(
+      String instanceId, Collection<? extends Outcome> outcomes, ClaimRequest request) {
+    return jdbc.inTransaction(
+        "record a batch and claim the next",
+        connection -> {
+          if (!outcomes.isEmpty()) {
+            recorder.record(connection, instanceId, outcomes);
+          }
+          return claims.claim(connection, request);
+        });
+  }
+
+  @Override
+  public OutboxStats stats() {
+    return jdbc.inTransaction("read its counts", stats::read);
   }
 
   @Override

@@ -1,10 +1,15 @@
 package dev.outbox.hibernate.internal;
 
+import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import org.hibernate.SessionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +26,17 @@ public final class OutboxContext {
   private final OutboxOptions options;
   private final Database database;
   private final List<Runnable> commitListeners = new CopyOnWriteArrayList<>();
+  private final AtomicReference<LeaseReceiver> leaseReceiver = new AtomicReference<>();
+
+  /**
+   * The running processor that rows are written leased to.
+   *
+   * @param instanceId the processor's instance id
+   * @param lease how long a lease written at flush time lasts
+   * @param sink takes the committed leased messages and the end of their lease
+   */
+  public record LeaseReceiver(
+      String instanceId, Duration lease, BiConsumer<List<OutboxMessage>, Instant> sink) {}
 
   OutboxContext(OutboxOptions options, Database database) {
     this.options = options;
@@ -64,7 +80,8 @@ public final class OutboxContext {
   }
 
   /**
-   * Registers a callback run after each commit that wrote outbox rows (the processor's wake-up).
+   * Registers a callback run after each commit that wrote outbox rows going the claimed way (the
+   * processor's wake-up to claim; rows written leased go straight to the lease receiver).
    *
    * @param listener run on the committing thread; it must be quick and must not throw
    * @return a handle that removes the callback again
@@ -72,6 +89,24 @@ public final class OutboxContext {
   public AutoCloseable onCommit(Runnable listener) {
     commitListeners.add(listener);
     return () -> commitListeners.remove(listener);
+  }
+
+  /**
+   * Makes a running processor the one that rows of this session factory are written leased to,
+   * unless another one already is.
+   *
+   * @param receiver the processor
+   * @return a handle that removes it again; does nothing when another receiver was kept
+   */
+  public AutoCloseable receiveLeases(LeaseReceiver receiver) {
+    if (!database.supportsLeaseOnWrite() || !leaseReceiver.compareAndSet(null, receiver)) {
+      return () -> {};
+    }
+    return () -> leaseReceiver.compareAndSet(receiver, null);
+  }
+
+  LeaseReceiver leaseReceiver() {
+    return leaseReceiver.get();
   }
 
   void committed() {

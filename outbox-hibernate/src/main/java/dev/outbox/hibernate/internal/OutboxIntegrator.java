@@ -4,9 +4,12 @@ import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.JacksonEventSerializer;
 import dev.outbox.hibernate.OutboxSettings;
+import dev.outbox.spi.HeaderProvider;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.hibernate.boot.Metadata;
 import org.hibernate.boot.spi.BootstrapContext;
@@ -55,11 +58,18 @@ public final class OutboxIntegrator implements Integrator {
     if (!OutboxContext.register(sessionFactory, context)) {
       return;
     }
+    List<HeaderProvider> providers = new ArrayList<>();
+    TraceContext.provider(settings).ifPresent(providers::add);
+    providers.addAll(options.headerProviders());
     EventHarvester harvester =
         new EventHarvester(
-            options.serializer().orElseGet(JacksonEventSerializer::new), Clock.systemUTC());
+            options.serializer().orElseGet(JacksonEventSerializer::new),
+            new RowHeaders(providers),
+            Clock.systemUTC());
     OutboxRowWriter writer = new OutboxRowWriter(database, options.outboxTable());
-    FlushHarvestListener harvest = new FlushHarvestListener(context, harvester, writer);
+    FlushHarvestListener harvest =
+        new FlushHarvestListener(
+            context, harvester, new LeaseOnWrite(options.outboxTable()), writer);
     DeletedAggregateCapture capture = new DeletedAggregateCapture();
 
     EventListenerRegistry listeners =

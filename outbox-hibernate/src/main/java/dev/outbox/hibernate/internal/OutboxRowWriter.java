@@ -16,8 +16,8 @@ final class OutboxRowWriter {
         "INSERT INTO "
             + table
             + " (id, aggregate_type, aggregate_id, event_type, content_type, payload, headers,"
-            + " occurred_at, created_at, status, attempts, next_attempt_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?)";
+            + " occurred_at, created_at, status, attempts, next_attempt_at, claimed_by,"
+            + " claimed_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?)";
   }
 
   void write(SharedSessionContractImplementor session, List<OutboxRow> rows) {
@@ -31,10 +31,12 @@ final class OutboxRowWriter {
               statement.setString(4, row.eventType());
               statement.setString(5, row.contentType());
               statement.setString(6, row.payload());
-              statement.setString(7, row.headers());
+              statement.setString(7, row.headersJson());
               database.bindInstant(statement, 8, row.occurredAt());
               database.bindInstant(statement, 9, row.createdAt());
               database.bindInstant(statement, 10, row.createdAt());
+              statement.setString(11, row.claimedBy());
+              database.bindInstant(statement, 12, row.claimedUntil());
               statement.addBatch();
             }
             statement.executeBatch();

@@ -82,8 +82,11 @@ class PostgresQueryPlanIT {
 
   @Test
   void orderedClaimWithHoldUsesIndexes() throws SQLException {
-    String plan = explain(store.claimScanSql(true, true), now(), now(), 100);
-    assertThat(plan).contains("ix_plan_outbox_pending").doesNotContain("Seq Scan on plan_outbox");
+    String plan = explain(store.claimScanSql(true, true), now(), now(), now(), now(), 100);
+    assertThat(plan)
+        .contains("ix_plan_outbox_pending")
+        .contains("ix_plan_outbox_pending_aggregate")
+        .doesNotContain("Seq Scan on plan_outbox");
   }
 
   @Test

@@ -49,6 +49,12 @@ public class PurchaseOrder extends AggregateRoot {
     registerEvent(new TestEvents.OrderLineAdded(id, sku));
   }
 
+  /** Adds one to the total and announces the new total: a change of the aggregate's own row. */
+  public void bump() {
+    total = total.add(BigDecimal.ONE);
+    registerEvent(new TestEvents.Noted(Integer.toString(total.intValue())));
+  }
+
   /** Registers any event without changing persistent state. */
   public void announce(dev.outbox.DomainEvent event) {
     registerEvent(event);

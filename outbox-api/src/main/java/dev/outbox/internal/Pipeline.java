@@ -1,0 +1,277 @@
+package dev.outbox.internal;
+
+import dev.outbox.OutboxMessage;
+import dev.outbox.OutboxOptions;
+import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.OutboxStore;
+import dev.outbox.spi.Outcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The processor's loop body: while one batch is being published, the store records the outcomes of
+ * the batch before it and claims the next one, in one transaction. Each batch costs one commit, and
+ * the broker and the database work at the same time.
+ *
+ * <p>Order per aggregate holds because a batch's rows stay leased until its outcomes are recorded:
+ * the claim that runs while it is published skips its aggregates, and the claim that follows its
+ * recording (in the same transaction) sees them published, failed or released.
+ *
+ * <p>A batch claimed ahead waits for the batch in flight, at most one publish timeout, so claims
+ * run ahead only when the lease covers two publish timeouts; a batch whose lease became too short
+ * to publish is released instead.
+ */
+final class Pipeline implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+
+  /**
+   * What one step did.
+   *
+   * @param work messages published, recorded or claimed; zero when there was nothing to do
+   * @param claimFound whether the claim found messages; {@code null} when no claim ran
+   */
+  record Step(int work, Boolean claimFound) {}
+
+  /** What the store did in one transaction. */
+  private record Stored(List<OutboxMessage> claimed, Instant leaseUntil, Duration took) {
+    static final Stored NOTHING = new Stored(List.of(), null, Duration.ZERO);
+  }
+
+  private final BatchCycle cycle;
+  private final OutboxStore store;
+  private final String instanceId;
+  private final LeasedQueue leased;
+  private final int batchSize;
+  private final boolean claimAhead;
+  private final ExecutorService storeWorker;
+  private final Deque<BatchCycle.Claimed> ready = new ArrayDeque<>();
+  private final List<BatchCycle.Decided> unrecorded = new ArrayList<>();
+  private final List<BatchCycle.Decided> failedOnce = new ArrayList<>();
+  private boolean followUp;
+
+  Pipeline(OutboxOptions options, BatchCycle cycle, OutboxStore store, LeasedQueue leased) {
+    this.cycle = cycle;
+    this.store = store;
+    this.instanceId = options.instanceId();
+    this.leased = leased;
+    this.batchSize = options.batchSize();
+    this.claimAhead =
+        options.leaseDuration().compareTo(options.publishTimeout().multipliedBy(2)) >= 0;
+    this.storeWorker =
+        Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task, "outbox-store-" + instanceId);
+              thread.setDaemon(true);
+              return thread;
+            });
+  }
+
+  /**
+   * Publishes the next batch, if there is one, while the store records what was published before
+   * and, when a claim is due and nothing else waits, claims the batch after. Without claims ahead,
+   * records and claims after the publish instead.
+   *
+   * @param claimDue whether to claim
+   * @return what it did
+   */
+  Step step(boolean claimDue) {
+    int retried = recordFailedOnce();
+    BatchCycle.Claimed sending = withMemory(ready.poll());
+    boolean claim = (claimDue || followUp) && ready.isEmpty();
+    if (claim) {
+      followUp = false;
+    }
+    List<BatchCycle.Decided> toRecord = new ArrayList<>(unrecorded);
+    unrecorded.clear();
+    Stored stored;
+    try {
+      if (sending == null) {
+        stored = store(toRecord, claim);
+      } else if (claimAhead) {
+        Future<Stored> storing =
+            toRecord.isEmpty() && !claim ? null : storeWorker.submit(() -> store(toRecord, claim));
+        unrecorded.add(cycle.publish(sending));
+        stored = storing == null ? Stored.NOTHING : await(storing);
+        // The claim could not take what waits behind the batch in flight: look again once that
+        // batch is recorded, with the next step's record.
+        followUp = claim && stored.claimed().isEmpty();
+      } else {
+        toRecord.add(cycle.publish(sending));
+        stored = store(toRecord, claim);
+      }
+    } catch (RuntimeException | Error e) {
+      failedOnce.addAll(toRecord); // the leases still hold; retried on their own next step
+      throw e;
+    }
+    toRecord.forEach(decided -> cycle.recorded(decided, stored.took()));
+    if (!stored.claimed().isEmpty()) {
+      ready.add(new BatchCycle.Claimed(stored.claimed(), stored.leaseUntil(), stored.took()));
+    }
+    int work =
+        retried
+            + count(toRecord)
+            + (sending == null ? 0 : sending.messages().size())
+            + stored.claimed().size();
+    return new Step(work, claim ? !stored.claimed().isEmpty() : null);
+  }
+
+  /**
+   * The batch to send: a claimed one (if any) together with what commits handed over, so that
+   * neither waits behind the other. They never share an aggregate: a row written leased is the only
+   * pending row of its aggregate, and a claim skips an aggregate with a leased row.
+   */
+  private BatchCycle.Claimed withMemory(BatchCycle.Claimed claimed) {
+    LeasedQueue.Batch batch = leased.poll(batchSize);
+    if (batch.messages().isEmpty()) {
+      return claimed;
+    }
+    BatchCycle.Claimed fromMemory =
+        new BatchCycle.Claimed(
+            batch.messages(), batch.leaseUntil(), batch.latestLeaseUntil(), Duration.ZERO);
+    return claimed == null ? fromMemory : claimed.with(fromMemory);
+  }
+
+  /**
+   * Records outcomes whose record failed once (together with a claim), now apart from any claim;
+   * when that fails too, one outcome per transaction, and drops those the store still refuses:
+   * their messages are published again once their lease runs out. An outcome the database refuses
+   * for good must not stop every claim after it, nor take its batch down with it.
+   *
+   * @return how many outcomes were recorded
+   */
+  private int recordFailedOnce() {
+    if (failedOnce.isEmpty()) {
+      return 0;
+    }
+    List<BatchCycle.Decided> retry = List.copyOf(failedOnce);
+    failedOnce.clear();
+    try {
+      Stored stored = store(retry, false);
+      retry.forEach(decided -> cycle.recorded(decided, stored.took()));
+      return count(retry);
+    } catch (RuntimeException e) {
+      LOG.debug("Recording {} outcomes failed again; recording them one by one", count(retry), e);
+    }
+    int recorded = 0;
+    RuntimeException refused = null;
+    int dropped = 0;
+    for (BatchCycle.Decided decided : retry) {
+      for (Outcome outcome : decided.outcomes()) {
+        try {
+          store.record(instanceId, List.of(outcome));
+          recorded++;
+        } catch (RuntimeException e) {
+          refused = e;
+          dropped++;
+        }
+      }
+    }
+    if (refused != null) {
+      LOG.warn(
+          "Dropped {} outcomes the store refused twice; their messages are published again once"
+              + " their lease runs out",
+          dropped,
+          refused);
+    }
+    return recorded;
+  }
+
+  private static int count(List<BatchCycle.Decided> decided) {
+    return decided.stream().mapToInt(d -> d.outcomes().size()).sum();
+  }
+
+  /** One transaction: records the outcomes, then claims when asked. */
+  private Stored store(List<BatchCycle.Decided> toRecord, boolean claim) {
+    long start = System.nanoTime();
+    List<Outcome> outcomes = new ArrayList<>();
+    toRecord.forEach(decided -> outcomes.addAll(decided.outcomes()));
+    if (!claim) {
+      if (!outcomes.isEmpty()) {
+        store.record(instanceId, outcomes);
+      }
+      return new Stored(List.of(), null, Duration.ofNanos(System.nanoTime() - start));
+    }
+    ClaimRequest request = cycle.claimRequest();
+    List<OutboxMessage> claimed =
+        outcomes.isEmpty()
+            ? store.claim(request)
+            : store.recordAndClaim(instanceId, outcomes, request);
+    return new Stored(claimed, request.leaseUntil(), Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  /**
+   * Waits for the store even when interrupted: its transaction is short, and what it claimed must
+   * be known to be released.
+   */
+  private static Stored await(Future<Stored> storing) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return storing.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException runtime) {
+            throw runtime;
+          }
+          if (e.getCause() instanceof Error error) {
+            throw error;
+          }
+          throw new IllegalStateException(e.getCause());
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * Records what was published and releases what was claimed but not published, so that no lease is
+   * left behind when the processor stops. Then stops the store's worker.
+   */
+  @Override
+  public void close() {
+    List<Outcome> outcomes = new ArrayList<>();
+    unrecorded.addAll(failedOnce);
+    failedOnce.clear();
+    unrecorded.forEach(decided -> outcomes.addAll(decided.outcomes()));
+    ready.forEach(claimed -> outcomes.addAll(BatchCycle.release(claimed)));
+    // close() may have interrupted a publish; a pool would refuse the connection to record it.
+    boolean interrupted = Thread.interrupted();
+    try {
+      if (!outcomes.isEmpty()) {
+        long start = System.nanoTime();
+        store.record(instanceId, outcomes);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        unrecorded.forEach(decided -> cycle.recorded(decided, took));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Recording {} outcomes at shutdown failed; their messages are published again once"
+              + " their lease runs out",
+          outcomes.size(),
+          e);
+    } finally {
+      unrecorded.clear();
+      ready.clear();
+      storeWorker.shutdownNow();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

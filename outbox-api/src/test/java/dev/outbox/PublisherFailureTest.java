@@ -1,0 +1,191 @@
+package dev.outbox;
+
+import static dev.outbox.testing.ScriptedPublisher.Call.BLOCK_UNTIL_RELEASED;
+import static dev.outbox.testing.ScriptedPublisher.Call.HANG;
+import static dev.outbox.testing.ScriptedPublisher.Call.MISSING_RESULT;
+import static dev.outbox.testing.ScriptedPublisher.Call.THROW;
+import static dev.outbox.testing.ScriptedPublisher.Call.UNKNOWN_IDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.outbox.testing.FlakyStore;
+import dev.outbox.testing.InMemoryOutboxStore;
+import dev.outbox.testing.InMemoryOutboxStore.Row;
+import dev.outbox.testing.InMemoryOutboxStore.Status;
+import dev.outbox.testing.MutableClock;
+import dev.outbox.testing.ScriptedPublisher;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A publisher that misbehaves never stops the processor and never loses or doubles a message. */
+class PublisherFailureTest {
+
+  private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+  private static final Duration RETRY = Duration.ofMillis(100);
+  private static final Duration LEASE = Duration.ofSeconds(5);
+
+  private final MutableClock clock = new MutableClock(T0);
+  private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock);
+  private final FlakyStore flaky = new FlakyStore(store);
+  private final ScriptedPublisher publisher = new ScriptedPublisher();
+  private Outbox outbox = outbox(options());
+
+  private static OutboxOptions.Builder options() {
+    return OutboxOptions.builder()
+        .instanceId("test-1")
+        .retryPolicy(RetryPolicy.fixed(RETRY))
+        .publishTimeout(Duration.ofMillis(300))
+        .leaseDuration(LEASE)
+        .pollInterval(Duration.ofMillis(20));
+  }
+
+  private Outbox outbox(OutboxOptions.Builder builder) {
+    return Outbox.create(builder.build(), flaky, publisher, clock);
+  }
+
+  @AfterEach
+  void close() {
+    publisher.release();
+    outbox.close();
+  }
+
+  @Test
+  void publisherThatThrowsFailsTheWholeBatchRetryably() {
+    OutboxMessage a = store.add("Order", "o-1", "order.placed");
+    OutboxMessage b = store.add("Order", "o-2", "order.placed");
+    publisher.forNextCalls(THROW);
+
+    assertThat(outbox.runOnce()).isEqualTo(2);
+
+    for (OutboxMessage message : new OutboxMessage[] {a, b}) {
+      Row row = store.row(message.id()).orElseThrow();
+      assertThat(row.status()).isEqualTo(Status.PENDING);
+      assertThat(row.message().attempts()).isEqualTo(1);
+      assertThat(row.nextAttemptAt()).isEqualTo(T0.plus(RETRY));
+      assertThat(row.lastError()).contains("scripted publisher blew up");
+    }
+    clock.advance(RETRY);
+    assertThat(outbox.runOnce()).isEqualTo(2);
+    assertThat(store.count(Status.PUBLISHED)).isEqualTo(2);
+  }
+
+  @Test
+  void messageWithoutAResultIsARetryableFailureAndTheOthersArePublished() {
+    OutboxMessage a = store.add("Order", "o-1", "order.placed");
+    OutboxMessage b = store.add("Order", "o-2", "order.placed");
+    publisher.forNextCalls(MISSING_RESULT);
+
+    outbox.runOnce();
+
+    assertThat(store.row(a.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
+    Row missing = store.row(b.id()).orElseThrow();
+    assertThat(missing.status()).isEqualTo(Status.PENDING);
+    assertThat(missing.message().attempts()).isEqualTo(1);
+    assertThat(missing.lastError()).contains("no result for this message");
+  }
+
+  @Test
+  void resultsForUnknownIdsDoNotCountAsPublished() {
+    OutboxMessage a = store.add("Order", "o-1", "order.placed");
+    publisher.forNextCalls(UNKNOWN_IDS);
+
+    outbox.runOnce();
+
+    Row row = store.row(a.id()).orElseThrow();
+    assertThat(row.status()).isEqualTo(Status.PENDING);
+    assertThat(row.message().attempts()).isEqualTo(1);
+  }
+
+  @Test
+  void batchOfAPublisherThatHangsIsNotClaimedAgainBeforeItsLeaseWouldHaveRunOut() {
+    OutboxMessage a = store.add("Order", "o-1", "order.placed");
+    publisher.forNextCalls(HANG);
+
+    assertThat(outbox.runOnce()).isEqualTo(1);
+
+    Row row = store.row(a.id()).orElseThrow();
+    assertThat(row.status()).isEqualTo(Status.PENDING);
+    assertThat(row.message().attempts()).isEqualTo(1);
+    assertThat(row.lastError()).contains("publish timeout");
+    assertThat(row.nextAttemptAt())
+        .as("not due again while the abandoned call may still be sending")
+        .isEqualTo(T0.plus(LEASE));
+    // The timeout interrupts the abandoned call, which ends on its own thread a moment later; the
+    // lease is what stands for that moment here, so let the call end before the lease runs out.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> publisher.interruptedCalls() == 1 && publisher.idle());
+    Outbox other = outbox(options().instanceId("test-2"));
+    try {
+      clock.advance(LEASE.minusSeconds(1));
+      assertThat(other.runOnce()).isZero();
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(other.runOnce()).isEqualTo(1);
+    } finally {
+      other.close();
+    }
+    assertThat(publisher.overlaps()).isEmpty();
+    assertThat(store.row(a.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
+  }
+
+  @Test
+  void processorSurvivesAStoreThatFailsAndDeliversOnceItAnswersAgain() {
+    OutboxMessage a = store.add("Order", "o-1", "order.placed");
+    flaky.failNextClaims(3);
+
+    outbox.start();
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> store.row(a.id()).orElseThrow().status() == Status.PUBLISHED);
+    assertThat(outbox.isRunning()).isTrue();
+  }
+
+  @Test
+  void closeLetsTheBatchInFlightFinishAndRecordsIt() throws Exception {
+    OutboxMessage a = store.add("Order", "o-1", "order.placed");
+    publisher.forNextCalls(BLOCK_UNTIL_RELEASED);
+    outbox =
+        outbox(
+            options().publishTimeout(Duration.ofSeconds(3)).shutdownTimeout(Duration.ofSeconds(5)));
+    outbox.start();
+    publisher.awaitBlocking();
+
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(outbox::close);
+    await().pollDelay(Duration.ofMillis(200)).until(() -> true);
+    assertThat(closing).as("close waits for the batch in flight").isNotDone();
+    publisher.release();
+    closing.get(5, TimeUnit.SECONDS);
+
+    assertThat(store.row(a.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
+    assertThat(publisher.interruptedCalls()).isZero();
+    assertThat(publisher.closeCount()).isEqualTo(1);
+  }
+
+  @Test
+  void closeInterruptsABatchThatOutlastsTheShutdownTimeoutAndKeepsItsMessagesPending()
+      throws Exception {
+    OutboxMessage a = store.add("Order", "o-1", "order.placed");
+    publisher.forNextCalls(HANG);
+    outbox =
+        outbox(
+            options()
+                .publishTimeout(Duration.ofSeconds(3))
+                .shutdownTimeout(Duration.ofMillis(100)));
+    outbox.start();
+    publisher.awaitBlocking();
+
+    outbox.close();
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> publisher.interruptedCalls() == 1);
+    Row row = store.row(a.id()).orElseThrow();
+    assertThat(row.status()).isEqualTo(Status.PENDING);
+    assertThat(row.message().attempts()).isEqualTo(1);
+    assertThat(row.nextAttemptAt()).isEqualTo(T0.plus(LEASE));
+    assertThat(publisher.closeCount()).isEqualTo(1);
+  }
+}
