@@ -1,0 +1,2 @@
+/** Micrometer metrics of the outbox: {@link dev.outbox.micrometer.OutboxMetrics}. Public API. */
+package dev.outbox.micrometer;
