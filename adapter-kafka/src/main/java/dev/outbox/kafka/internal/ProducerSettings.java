@@ -1,0 +1,155 @@
+package dev.outbox.kafka.internal;
+
+import dev.outbox.kafka.KafkaPublisherOptions;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The producer configuration the adapter builds from its options: the fixed delivery guarantees,
+ * timeouts short enough for the outbox's publish timeout, and the user's pass-through properties.
+ */
+public final class ProducerSettings {
+
+  /**
+   * Adapter defaults a user may override through producer properties. One request in flight per
+   * connection: with more, a first write of a new producer id to a partition that fails retriably
+   * (NOT_LEADER right after a leader change or topic creation, a dropped connection) can be
+   * overtaken by the next in-flight batch, because a broker accepts any first sequence number from
+   * a producer it has no state for; seen on a real broker in this module's tests.
+   */
+  static final Map<String, String> OVERRIDABLE_DEFAULTS =
+      Map.of(
+          ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1",
+          ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
+          ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000",
+          ProducerConfig.LINGER_MS_CONFIG, "0",
+          ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "100",
+          ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "1000",
+          ProducerConfig.METADATA_MAX_AGE_CONFIG, "60000");
+
+  /** Properties the adapter sets from an option of its own. */
+  private static final Map<String, String> FROM_OPTIONS =
+      Map.of(
+          ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "bootstrapServers",
+          ProducerConfig.CLIENT_ID_CONFIG, "clientId",
+          ProducerConfig.MAX_BLOCK_MS_CONFIG, "metadataTimeout");
+
+  /** Properties that would break the delivery guarantees or the record format. */
+  private static final List<String> OWNED =
+      List.of(
+          ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+          ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+          ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+
+  private static final List<String> SECRET_MARKERS =
+      List.of("password", "secret", "token", "key", "credential", "jaas");
+
+  private static final String MASK = "****";
+
+  private ProducerSettings() {}
+
+  /**
+   * Checks one pass-through property.
+   *
+   * @param name the property name
+   * @param value its value
+   * @throws IllegalArgumentException naming the property and, for secrets, not the value
+   */
+  public static void checkPassThrough(String name, String value) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException(
+          "producer property name must not be blank, but was " + name);
+    }
+    String shown = isSecret(name) ? MASK : value;
+    if (value == null) {
+      throw new IllegalArgumentException("producer property " + name + " must have a value");
+    }
+    if (FROM_OPTIONS.containsKey(name)) {
+      throw new IllegalArgumentException(
+          "producer property " + name + " is set by the option " + FROM_OPTIONS.get(name));
+    }
+    if (OWNED.contains(name)) {
+      throw new IllegalArgumentException(
+          "producer property " + name + " is fixed by the Kafka adapter, but was " + shown);
+    }
+    checkGuarantee(name, value.trim().toLowerCase(Locale.ROOT));
+  }
+
+  private static void checkGuarantee(String name, String value) {
+    if (name.equals(ProducerConfig.ACKS_CONFIG) && !value.equals("all") && !value.equals("-1")) {
+      throw new IllegalArgumentException("producer property acks must be all, but was " + value);
+    }
+    if (name.equals(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG) && !value.equals("true")) {
+      throw new IllegalArgumentException(
+          "producer property enable.idempotence must be true, but was " + value);
+    }
+    if (name.equals(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION)) {
+      int inFlight = parseInt(name, value);
+      if (inFlight < 1 || inFlight > 5) {
+        throw new IllegalArgumentException(
+            "producer property "
+                + name
+                + " must be between 1 and 5 to keep order, but was "
+                + value);
+      }
+    }
+  }
+
+  private static int parseInt(String name, String value) {
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "producer property " + name + " must be a number, but was " + value, e);
+    }
+  }
+
+  /**
+   * Whether a property's value must never be shown.
+   *
+   * @param name a property name
+   * @return {@code true} for passwords, secrets, tokens, keys, credentials and JAAS configs
+   */
+  public static boolean isSecret(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    return SECRET_MARKERS.stream().anyMatch(lower::contains);
+  }
+
+  /**
+   * The properties with secret values replaced by {@code ****}.
+   *
+   * @param properties the pass-through properties
+   * @return a printable copy in the same order
+   */
+  public static Map<String, String> masked(Map<String, String> properties) {
+    Map<String, String> shown = new LinkedHashMap<>();
+    properties.forEach((name, value) -> shown.put(name, isSecret(name) ? MASK : value));
+    return shown;
+  }
+
+  /**
+   * The complete producer configuration.
+   *
+   * @param options the adapter's options
+   * @return a new map for the {@code KafkaProducer} constructor
+   */
+  public static Map<String, Object> producerConfig(KafkaPublisherOptions options) {
+    Map<String, Object> config = new HashMap<>(OVERRIDABLE_DEFAULTS);
+    config.putAll(options.producerProperties());
+    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers());
+    config.put(ProducerConfig.CLIENT_ID_CONFIG, options.clientId());
+    config.put(
+        ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(options.metadataTimeout().toMillis()));
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    return config;
+  }
+}

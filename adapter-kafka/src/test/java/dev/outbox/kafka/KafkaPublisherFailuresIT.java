@@ -1,0 +1,147 @@
+package dev.outbox.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outbox.OutboxMessage;
+import dev.outbox.kafka.testing.EmbeddedKafka;
+import dev.outbox.kafka.testing.TestConsumer;
+import dev.outbox.spi.PublishResult;
+import dev.outbox.spi.WireHeaders;
+import dev.outbox.testkit.TestMessages;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+/** How the Kafka publisher reports what a real broker refuses, beyond the shared contract. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(60)
+class KafkaPublisherFailuresIT {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+  private EmbeddedKafka kafka;
+  private KafkaEventPublisher publisher;
+
+  @BeforeAll
+  void startKafka() {
+    kafka = EmbeddedKafka.start();
+  }
+
+  @AfterEach
+  void closePublisher() {
+    if (publisher != null) {
+      publisher.close();
+    }
+  }
+
+  @AfterAll
+  void stopKafka() {
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  @Test
+  void missingTopicFailsRetryablyAfterTheMetadataTimeoutNotThePublishTimeout() {
+    publisher = publisher(KafkaPublisherOptions.builder().metadataTimeout(Duration.ofSeconds(1)));
+    List<OutboxMessage> batch = TestMessages.batch(TestMessages.aggregateType("missing"), 2, 3);
+
+    long start = System.nanoTime();
+    List<PublishResult> results = publisher.publish(batch, TIMEOUT);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+    assertThat(took).isLessThan(Duration.ofSeconds(3));
+    assertThat(results).hasSize(6);
+    assertThat(results)
+        .allSatisfy(
+            r -> {
+              assertThat(r.isPublished()).isFalse();
+              assertThat(r.failure().isRetryable()).isTrue();
+              assertThat(r.failure()).hasMessageContaining(batch.get(0).aggregateType());
+            });
+  }
+
+  @Test
+  void topicCreatedAfterAFailureIsPublishedToOnTheNextAttempt() {
+    publisher = publisher(KafkaPublisherOptions.builder().metadataTimeout(Duration.ofSeconds(1)));
+    OutboxMessage message = TestMessages.message(TestMessages.aggregateType("late"), "order-1");
+    assertThat(publisher.publish(List.of(message), TIMEOUT).get(0).isPublished()).isFalse();
+
+    kafka.createTopic(message.aggregateType(), 1);
+
+    assertThat(publisher.publish(List.of(message), TIMEOUT).get(0).failure()).isNull();
+  }
+
+  @Test
+  void invalidTopicNameIsNotRetryable() {
+    publisher = publisher(KafkaPublisherOptions.builder().topicRouter(m -> "no spaces allowed"));
+    OutboxMessage message = TestMessages.message(TestMessages.aggregateType("invalid"), "order-1");
+
+    PublishResult result = publisher.publish(List.of(message), TIMEOUT).get(0);
+
+    assertThat(result.isPublished()).isFalse();
+    assertThat(result.failure().isRetryable()).as("%s", result.failure()).isFalse();
+  }
+
+  @Test
+  void recordTooLargeIsNotRetryableAndHoldsBackLaterEventsOfItsAggregate() {
+    String type = TestMessages.aggregateType("large");
+    kafka.createTopic(type, 1);
+    publisher = publisher(KafkaPublisherOptions.builder());
+    OutboxMessage tooLarge =
+        TestMessages.message(type, "order-1", TestMessages.largeJsonPayload(2 * 1024 * 1024));
+    OutboxMessage after = TestMessages.message(type, "order-1");
+    OutboxMessage other = TestMessages.message(type, "order-2");
+
+    List<PublishResult> results = publisher.publish(List.of(tooLarge, after, other), TIMEOUT);
+
+    assertThat(results.get(0).failure().isRetryable()).isFalse();
+    assertThat(results.get(0).failure()).hasCauseInstanceOf(RecordTooLargeException.class);
+    assertThat(results.get(1).failure().isRetryable()).isTrue();
+    assertThat(results.get(1).failure()).hasMessageContaining("an earlier message of");
+    assertThat(results.get(2).isPublished()).isTrue();
+    try (TestConsumer consumer = new TestConsumer(kafka.bootstrapServers(), type)) {
+      List<ConsumerRecord<String, byte[]>> received = consumer.poll(2, Duration.ofSeconds(3));
+      assertThat(received)
+          .extracting(r -> TestConsumer.headers(r).get(WireHeaders.MESSAGE_ID))
+          .containsExactly(other.id().toString());
+    }
+  }
+
+  @Test
+  void stoppedBrokerFailsRetryablyWithinTheTimeoutAndTheSameMessagesGoThroughAfterRestart() {
+    String type = TestMessages.aggregateType("restart");
+    kafka.createTopic(type, 2);
+    publisher = publisher(KafkaPublisherOptions.builder());
+    assertThat(publisher.publish(List.of(TestMessages.message(type, "warm-up")), TIMEOUT))
+        .allSatisfy(r -> assertThat(r.isPublished()).isTrue());
+    List<OutboxMessage> batch = TestMessages.batch(type, 2, 5);
+
+    kafka.stop();
+    long start = System.nanoTime();
+    List<PublishResult> down = publisher.publish(batch, Duration.ofSeconds(3));
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    kafka.restart();
+    List<PublishResult> up = publisher.publish(batch, TIMEOUT);
+
+    assertThat(took).isLessThan(Duration.ofSeconds(4));
+    assertThat(down)
+        .allSatisfy(
+            r -> {
+              assertThat(r.isPublished()).isFalse();
+              assertThat(r.failure().isRetryable()).isTrue();
+            });
+    assertThat(up).allSatisfy(r -> assertThat(r.isPublished()).as("%s", r.failure()).isTrue());
+  }
+
+  private KafkaEventPublisher publisher(KafkaPublisherOptions.Builder builder) {
+    return new KafkaEventPublisher(builder.bootstrapServers(kafka.bootstrapServers()).build());
+  }
+}

@@ -1,0 +1,88 @@
+package dev.outbox.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outbox.Outbox;
+import dev.outbox.kafka.testing.EmbeddedKafka;
+import dev.outbox.kafka.testing.TestConsumer;
+import dev.outbox.testkit.RequiredServer;
+import dev.outbox.testkit.TestMessages;
+import dev.outbox.testkit.e2e.E2eAggregate;
+import dev.outbox.testkit.e2e.E2eDatabase;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A span active when the business transaction commits continues on the consumer's side: its W3C
+ * {@code traceparent} is stored with the event and arrives as a Kafka header.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(120)
+class KafkaTraceContextIT {
+
+  private EmbeddedKafka kafka;
+  private final SdkTracerProvider tracing = SdkTracerProvider.builder().build();
+
+  @BeforeAll
+  void startServers() {
+    RequiredServer.assumePostgres();
+    kafka = EmbeddedKafka.start();
+  }
+
+  @AfterAll
+  void stop() {
+    if (kafka != null) {
+      kafka.close();
+    }
+    tracing.close();
+  }
+
+  @Test
+  void traceparentOfTheSpanActiveAtCommitArrivesAsAKafkaHeader() {
+    String type = TestMessages.aggregateType("trace");
+    kafka.createTopic(type, 1);
+    try (E2eDatabase db = E2eDatabase.start("trace");
+        Outbox outbox =
+            db.outbox(
+                new KafkaEventPublisher(
+                    KafkaPublisherOptions.builder()
+                        .bootstrapServers(kafka.bootstrapServers())
+                        .build()));
+        TestConsumer consumer = new TestConsumer(kafka.bootstrapServers(), type)) {
+      outbox.start();
+      Span span = tracing.get("orders").spanBuilder("place order").startSpan();
+      try (Scope ignored = span.makeCurrent()) {
+        db.emf()
+            .inTransaction(
+                session -> {
+                  E2eAggregate aggregate = new E2eAggregate("trace-1", type);
+                  aggregate.step();
+                  session.persist(aggregate);
+                });
+      } finally {
+        span.end();
+      }
+
+      List<ConsumerRecord<String, byte[]>> records = consumer.poll(1, Duration.ofSeconds(60));
+
+      assertThat(records).hasSize(1);
+      assertThat(TestConsumer.headers(records.get(0)))
+          .containsEntry(
+              "traceparent",
+              "00-"
+                  + span.getSpanContext().getTraceId()
+                  + "-"
+                  + span.getSpanContext().getSpanId()
+                  + "-01");
+    }
+  }
+}
