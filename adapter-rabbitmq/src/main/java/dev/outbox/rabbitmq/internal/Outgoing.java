@@ -1,0 +1,91 @@
+package dev.outbox.rabbitmq.internal;
+
+import com.rabbitmq.client.AMQP;
+import dev.outbox.OutboxMessage;
+import dev.outbox.PublishException;
+import dev.outbox.spi.WireHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * One outbox message made ready for {@code basic.publish}, or the reason it cannot be sent.
+ *
+ * @param message the outbox message
+ * @param routingKey its routing key
+ * @param properties its AMQP properties
+ * @param failure {@code null} when it can be sent, otherwise why not
+ */
+record Outgoing(
+    OutboxMessage message,
+    String routingKey,
+    AMQP.BasicProperties properties,
+    PublishException failure) {
+
+  /** AMQP short strings (routing key, type, app-id, ...) hold at most 255 bytes. */
+  static final int MAX_SHORT_STRING = 255;
+
+  /** AMQP delivery mode 2: the broker writes the message to disk in durable queues. */
+  static final int PERSISTENT = 2;
+
+  /**
+   * Prepares a message: native properties ({@code message-id}, {@code type}, {@code content-type},
+   * {@code timestamp}, {@code app-id}, persistent delivery) and the {@link WireHeaders} as AMQP
+   * headers, which include every row header and the aggregate type and id.
+   */
+  static Outgoing prepare(
+      OutboxMessage message,
+      String exchange,
+      Function<OutboxMessage, String> routingKeys,
+      String appId) {
+    String routingKey;
+    try {
+      routingKey = routingKeys.apply(message);
+    } catch (RuntimeException e) {
+      return failed(message, exchange, "the routing key function threw " + e, e);
+    }
+    String tooLong = firstTooLong(routingKey, message.eventType(), message.contentType());
+    if (routingKey == null || tooLong != null) {
+      return failed(
+          message,
+          exchange,
+          "routing key, event type and content type must be AMQP short strings (at most 255"
+              + " bytes), but got "
+              + (routingKey == null ? "a null routing key" : "'" + tooLong + "'"),
+          null);
+    }
+    Map<String, Object> headers = new LinkedHashMap<>(WireHeaders.of(message));
+    AMQP.BasicProperties properties =
+        new AMQP.BasicProperties.Builder()
+            .messageId(message.id().toString())
+            .type(message.eventType())
+            .contentType(message.contentType())
+            .timestamp(Date.from(message.occurredAt()))
+            .appId(appId)
+            .deliveryMode(PERSISTENT)
+            .headers(headers)
+            .build();
+    return new Outgoing(message, routingKey, properties, null);
+  }
+
+  byte[] body() {
+    return message.payloadBytes();
+  }
+
+  private static String firstTooLong(String... values) {
+    for (String value : values) {
+      if (value != null && value.getBytes(StandardCharsets.UTF_8).length > MAX_SHORT_STRING) {
+        return value;
+      }
+    }
+    return null;
+  }
+
+  private static Outgoing failed(
+      OutboxMessage message, String exchange, String reason, Throwable cause) {
+    return new Outgoing(
+        message, null, null, PublishException.permanent(message.id(), exchange, reason, cause));
+  }
+}

@@ -1,0 +1,159 @@
+package dev.outbox.rabbitmq.internal;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ReturnListener;
+import com.rabbitmq.client.ShutdownListener;
+import com.rabbitmq.client.ShutdownSignalException;
+import dev.outbox.OutboxMessage;
+import dev.outbox.PublishException;
+import dev.outbox.spi.PublishResult;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One channel in confirm mode, used by one publishing thread. A batch is sent pipelined: every
+ * {@code basic.publish} (mandatory, persistent) first, then the confirms are awaited together.
+ * After a batch that did not end cleanly (timeout, closed channel, failed send) the channel is no
+ * longer {@link #usable()}, so that late confirms or returns can never be taken for those of a
+ * later batch.
+ */
+final class PublisherChannel implements ConfirmListener, ReturnListener, ShutdownListener {
+
+  private final Channel channel;
+  private final String exchange;
+  private volatile BatchConfirms current;
+  private volatile boolean broken;
+
+  private PublisherChannel(Channel channel, String exchange) {
+    this.channel = channel;
+    this.exchange = exchange;
+  }
+
+  /** Opens a channel in confirm mode on the connection. */
+  static PublisherChannel open(Connection connection, String exchange) throws IOException {
+    Channel channel = connection.createChannel();
+    if (channel == null) {
+      throw new IOException("RabbitMQ has no free channel on this connection (channel_max)");
+    }
+    PublisherChannel publisher = new PublisherChannel(channel, exchange);
+    channel.addConfirmListener(publisher);
+    channel.addReturnListener(publisher);
+    channel.addShutdownListener(publisher);
+    channel.confirmSelect();
+    return publisher;
+  }
+
+  boolean usable() {
+    return !broken && channel.isOpen();
+  }
+
+  /**
+   * Sends the batch and waits for its confirms until the deadline.
+   *
+   * @return one result per message, in order
+   */
+  List<PublishResult> publish(List<Outgoing> batch, long deadlineNanos) {
+    List<OutboxMessage> messages = new ArrayList<>(batch.size());
+    batch.forEach(outgoing -> messages.add(outgoing.message()));
+    BatchConfirms confirms = new BatchConfirms(messages, exchange);
+    current = confirms;
+    try {
+      sendAll(batch, confirms);
+      if (!confirms.await(deadlineNanos)) {
+        broken = true;
+        confirms.abort(true, "RabbitMQ did not confirm the message within the timeout", null);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      broken = true;
+      confirms.abort(true, "interrupted while waiting for publisher confirms", e);
+    } finally {
+      current = null;
+    }
+    return confirms.results();
+  }
+
+  private void sendAll(List<Outgoing> batch, BatchConfirms confirms) {
+    for (int i = 0; i < batch.size(); i++) {
+      Outgoing outgoing = batch.get(i);
+      if (outgoing.failure() != null) {
+        confirms.fail(i, outgoing.failure());
+        continue;
+      }
+      if (broken) {
+        return; // the channel closed: the rest is reported as not sent
+      }
+      try {
+        confirms.expect(channel.getNextPublishSeqNo(), i);
+        channel.basicPublish(
+            exchange, outgoing.routingKey(), true, outgoing.properties(), outgoing.body());
+      } catch (IOException | RuntimeException e) {
+        broken = true;
+        confirms.fail(i, failure(outgoing, "sending to RabbitMQ failed: " + e, e));
+        confirms.abort(true, "the channel failed while the batch was sent: " + e, e);
+        return;
+      }
+    }
+  }
+
+  @Override
+  public void handleAck(long deliveryTag, boolean multiple) {
+    BatchConfirms confirms = current;
+    if (confirms != null) {
+      confirms.confirmed(deliveryTag, multiple, true);
+    }
+  }
+
+  @Override
+  public void handleNack(long deliveryTag, boolean multiple) {
+    BatchConfirms confirms = current;
+    if (confirms != null) {
+      confirms.confirmed(deliveryTag, multiple, false);
+    }
+  }
+
+  @Override
+  public void handleReturn(
+      int replyCode,
+      String replyText,
+      String exchange,
+      String routingKey,
+      AMQP.BasicProperties properties,
+      byte[] body) {
+    BatchConfirms confirms = current;
+    if (confirms != null) {
+      confirms.returned(properties.getMessageId(), replyCode, replyText, routingKey);
+    }
+  }
+
+  @Override
+  public void shutdownCompleted(ShutdownSignalException cause) {
+    broken = true;
+    BatchConfirms confirms = current;
+    if (confirms != null) {
+      confirms.abort(
+          !ShutdownReasons.isAccessRefused(cause),
+          "the connection or channel to RabbitMQ closed before the broker confirmed: "
+              + ShutdownReasons.describe(cause),
+          cause);
+    }
+  }
+
+  /** Closes the channel without waiting; an already closed channel is just released. */
+  void abort() {
+    broken = true;
+    try {
+      channel.abort();
+    } catch (IOException | RuntimeException e) {
+      // closing a broken channel: nothing to do about it
+    }
+  }
+
+  private PublishException failure(Outgoing outgoing, String reason, Throwable cause) {
+    return PublishException.retryable(outgoing.message().id(), exchange, reason, cause);
+  }
+}

@@ -1,0 +1,101 @@
+package dev.outbox.rabbitmq.internal;
+
+import com.rabbitmq.client.ShutdownSignalException;
+import dev.outbox.OutboxMessage;
+import dev.outbox.PublishException;
+import dev.outbox.rabbitmq.RabbitMqPublisherOptions;
+import dev.outbox.spi.PublishResult;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The publishing steps of one batch: prepare every message, take the thread's channel (connecting
+ * if needed), send pipelined and await the confirms. Whatever goes wrong becomes per-message
+ * results; nothing is thrown.
+ */
+public final class RabbitMqBatch implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RabbitMqBatch.class);
+
+  private final RabbitMqPublisherOptions options;
+  private final Channels channels;
+
+  /**
+   * Batches published with these options.
+   *
+   * @param options the options
+   */
+  public RabbitMqBatch(RabbitMqPublisherOptions options) {
+    this.options = options;
+    this.channels = new Channels(options);
+  }
+
+  /**
+   * Publishes one batch.
+   *
+   * @param messages the batch
+   * @param timeout the time the call may take
+   * @return one result per message, in order
+   */
+  public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
+    if (messages.isEmpty()) {
+      return List.of();
+    }
+    long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+    List<Outgoing> batch = new ArrayList<>(messages.size());
+    for (OutboxMessage message : messages) {
+      batch.add(
+          Outgoing.prepare(message, options.exchange(), options.routingKey(), options.appId()));
+    }
+    String blocked = channels.blockedReason();
+    if (blocked != null) {
+      return failAll(batch, "RabbitMQ blocks publishing (resource alarm): " + blocked, null);
+    }
+    PublisherChannel channel;
+    try {
+      channel = channels.forCurrentThread(Duration.ofNanos(deadline - System.nanoTime()));
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      return failAll(batch, "RabbitMQ is unavailable at " + where() + ": " + describe(e), e);
+    }
+    List<PublishResult> results = channel.publish(batch, deadline);
+    if (LOG.isDebugEnabled()) {
+      long failed = results.stream().filter(result -> !result.isPublished()).count();
+      LOG.debug("Batch of {} to {}: {} failed", results.size(), options.exchange(), failed);
+    }
+    return results;
+  }
+
+  private static String describe(Exception e) {
+    return e instanceof ShutdownSignalException closed
+        ? ShutdownReasons.describe(closed) + " (the client recovers the connection)"
+        : e.toString();
+  }
+
+  private String where() {
+    return options.host() + ':' + options.port() + " (virtual host " + options.virtualHost() + ')';
+  }
+
+  private List<PublishResult> failAll(List<Outgoing> batch, String reason, Throwable cause) {
+    List<PublishResult> results = new ArrayList<>(batch.size());
+    for (Outgoing outgoing : batch) {
+      OutboxMessage message = outgoing.message();
+      PublishException failure =
+          outgoing.failure() != null
+              ? outgoing.failure()
+              : PublishException.retryable(message.id(), options.exchange(), reason, cause);
+      results.add(PublishResult.failed(message.id(), failure));
+    }
+    LOG.debug("Batch of {} to {} failed: {}", batch.size(), options.exchange(), reason);
+    return results;
+  }
+
+  @Override
+  public void close() {
+    channels.close();
+  }
+}

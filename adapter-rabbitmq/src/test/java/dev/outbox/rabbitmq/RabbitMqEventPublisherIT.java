@@ -1,0 +1,102 @@
+package dev.outbox.rabbitmq;
+
+import dev.outbox.rabbitmq.testing.RabbitMqTestBroker;
+import dev.outbox.spi.EventPublisher;
+import dev.outbox.testkit.EventPublisherContract;
+import dev.outbox.testkit.ReceivedMessage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The publisher contract on the real RabbitMQ. Each test gets its own topic exchange (also declared
+ * by the publisher, which exercises the topology option) and one queue per prepared aggregate type,
+ * bound with {@code <aggregateType>.#}; all are deleted after the test. An aggregate type never
+ * prepared has no binding, so its messages come back with {@code basic.return}.
+ */
+class RabbitMqEventPublisherIT extends EventPublisherContract {
+
+  private RabbitMqTestBroker broker;
+  private String exchange;
+  private final List<String> queues = new ArrayList<>();
+  private final Map<String, BlockingQueue<ReceivedMessage>> inboxes = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  void connect() throws Exception {
+    broker = RabbitMqTestBroker.connect();
+  }
+
+  @AfterAll
+  void disconnect() throws Exception {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  @BeforeEach
+  void freshExchange() throws Exception {
+    exchange = RabbitMqTestBroker.name("contract");
+    broker.declareExchange(exchange, false);
+  }
+
+  @AfterEach
+  void deleteTopology() {
+    broker.delete(exchange, queues.toArray(String[]::new));
+    queues.clear();
+    inboxes.clear();
+  }
+
+  @Override
+  protected EventPublisher createPublisher() {
+    return new RabbitMqEventPublisher(
+        RabbitMqTestBroker.options(exchange)
+            .declareExchange(true)
+            .exchangeType("topic")
+            .exchangeDurable(false)
+            .build());
+  }
+
+  @Override
+  protected EventPublisher createUnreachablePublisher() {
+    return new RabbitMqEventPublisher(
+        RabbitMqTestBroker.options(exchange)
+            .port(closedLocalPort())
+            .connectionTimeout(Duration.ofSeconds(2))
+            .build());
+  }
+
+  @Override
+  protected void prepareDestination(String aggregateType) throws Exception {
+    String queue = RabbitMqTestBroker.name(aggregateType);
+    queues.add(queue);
+    broker.declareQueue(queue, false, exchange, aggregateType + ".#");
+    BlockingQueue<ReceivedMessage> inbox = new LinkedBlockingQueue<>();
+    inboxes.put(aggregateType, inbox);
+    broker.consume(queue, delivered -> inbox.add(delivered.normalized()));
+  }
+
+  @Override
+  protected List<ReceivedMessage> receive(String aggregateType, int count, Duration timeout)
+      throws Exception {
+    BlockingQueue<ReceivedMessage> inbox = inboxes.get(aggregateType);
+    List<ReceivedMessage> received = new ArrayList<>();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (received.size() < count) {
+      ReceivedMessage next = inbox.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (next == null) {
+        break;
+      }
+      received.add(next);
+    }
+    return received;
+  }
+}

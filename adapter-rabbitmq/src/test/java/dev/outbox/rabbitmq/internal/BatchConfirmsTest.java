@@ -1,0 +1,122 @@
+package dev.outbox.rabbitmq.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outbox.OutboxMessage;
+import dev.outbox.spi.PublishResult;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class BatchConfirmsTest {
+
+  private final List<OutboxMessage> batch = messages(4);
+  private final BatchConfirms confirms = new BatchConfirms(batch, "events");
+
+  @Test
+  void aReturnedMessageFailsRetryablyEvenThoughTheBrokerAcksItAfterwards() {
+    expectAll(10);
+    confirms.returned(batch.get(1).id().toString(), 312, "NO_ROUTE", "order.placed");
+    confirms.confirmed(13, true, true);
+
+    List<PublishResult> results = confirms.results();
+    assertThat(results)
+        .extracting(PublishResult::isPublished)
+        .containsExactly(true, false, true, true);
+    assertThat(results.get(1).failure().isRetryable()).isTrue();
+    assertThat(results.get(1).failure())
+        .hasMessageContaining("unroutable")
+        .hasMessageContaining("events")
+        .hasMessageContaining("312 NO_ROUTE");
+  }
+
+  @Test
+  void aMultipleAckConfirmsOnlyUpToItsSequenceNumber() throws Exception {
+    expectAll(10);
+    confirms.confirmed(11, true, true);
+
+    assertThat(confirms.await(System.nanoTime() + 1_000_000)).isFalse();
+    confirms.confirmed(12, false, true);
+    confirms.confirmed(13, false, true);
+    assertThat(confirms.await(System.nanoTime())).isTrue();
+    assertThat(confirms.results()).allMatch(PublishResult::isPublished);
+  }
+
+  @Test
+  void aNackFailsItsMessagesRetryably() {
+    expectAll(1);
+    confirms.confirmed(2, true, false);
+    confirms.confirmed(4, true, true);
+
+    List<PublishResult> results = confirms.results();
+    assertThat(results)
+        .extracting(PublishResult::isPublished)
+        .containsExactly(false, false, true, true);
+    assertThat(results.get(0).failure().isRetryable()).isTrue();
+    assertThat(results.get(0).failure()).hasMessageContaining("negative publisher confirm");
+  }
+
+  @Test
+  void abortFailsWhatIsUnconfirmedAndKeepsWhatWasConfirmed() throws Exception {
+    expectAll(1);
+    confirms.confirmed(2, true, true);
+    confirms.abort(true, "connection lost", null);
+
+    assertThat(confirms.await(System.nanoTime())).isTrue();
+    List<PublishResult> results = confirms.results();
+    assertThat(results)
+        .extracting(PublishResult::isPublished)
+        .containsExactly(true, true, false, false);
+    assertThat(results.get(3).failure().isRetryable()).isTrue();
+    assertThat(results.get(3).failure()).hasMessageContaining("connection lost");
+  }
+
+  @Test
+  void aMessageNeverSentIsAFailureNotASuccess() {
+    confirms.expect(1, 0);
+    confirms.confirmed(1, false, true);
+
+    assertThat(confirms.results())
+        .extracting(PublishResult::isPublished)
+        .containsExactly(true, false, false, false);
+  }
+
+  @Test
+  void aReturnOfAMessageOutsideTheBatchIsIgnored() {
+    expectAll(1);
+    confirms.returned(UUID.randomUUID().toString(), 312, "NO_ROUTE", "x");
+    confirms.confirmed(4, true, true);
+
+    assertThat(confirms.results()).allMatch(PublishResult::isPublished);
+  }
+
+  private void expectAll(long firstSeqNo) {
+    for (int i = 0; i < batch.size(); i++) {
+      confirms.expect(firstSeqNo + i, i);
+    }
+  }
+
+  private static List<OutboxMessage> messages(int count) {
+    List<OutboxMessage> messages = new ArrayList<>();
+    Instant now = Instant.now();
+    for (int i = 0; i < count; i++) {
+      messages.add(
+          new OutboxMessage(
+              UUID.randomUUID(),
+              i,
+              "order",
+              "o-" + i,
+              "order.placed",
+              "application/json",
+              "{}",
+              Map.of(),
+              now,
+              now,
+              0));
+    }
+    return messages;
+  }
+}
