@@ -1,0 +1,6 @@
+/**
+ * The NATS JetStream adapter: {@link dev.outbox.nats.NatsEventPublisher}, its options {@link
+ * dev.outbox.nats.NatsPublisherOptions} and {@link dev.outbox.nats.NatsStreamOptions}, and the
+ * Guice module {@link dev.outbox.nats.NatsOutboxModule}. These types are public API.
+ */
+package dev.outbox.nats;
