@@ -1,0 +1,489 @@
+package dev.outbox.servicebus;
+
+import com.azure.core.amqp.AmqpTransportType;
+import com.azure.core.credential.TokenCredential;
+import dev.outbox.OutboxMessage;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.function.Function;
+
+/**
+ * How {@link ServiceBusEventPublisher} reaches Service Bus and where it sends each message. An
+ * immutable value: {@link #builder()}, {@link #toBuilder()}; every setter checks its value at once
+ * and names the field and the bad value. Either a connection string or a namespace with a {@link
+ * TokenCredential} is required. The connection string (it holds the access key) never appears in
+ * {@link #toString()}.
+ *
+ * <pre>{@code
+ * ServiceBusPublisherOptions options = ServiceBusPublisherOptions.builder()
+ *     .connectionString(System.getenv("SERVICEBUS_CONNECTION_STRING"))
+ *     .entity("orders")
+ *     .build();
+ * }</pre>
+ */
+public final class ServiceBusPublisherOptions {
+
+  /** Default of {@link #entityResolver()}'s entity: {@value}. */
+  public static final String DEFAULT_ENTITY = "outbox-events";
+
+  /** Default of {@link #correlationIdHeader()}. */
+  public static final String DEFAULT_CORRELATION_ID_HEADER = "correlation-id";
+
+  /** Default of {@link #tryTimeout()}. */
+  public static final Duration DEFAULT_TRY_TIMEOUT = Duration.ofSeconds(10);
+
+  /** Default of {@link #maxRetries()}: the outbox retries on its own schedule. */
+  public static final int DEFAULT_MAX_RETRIES = 0;
+
+  /** Default of {@link #transportType()}. */
+  public static final AmqpTransportType DEFAULT_TRANSPORT_TYPE = AmqpTransportType.AMQP;
+
+  private final String connectionString;
+  private final String namespace;
+  private final TokenCredential credential;
+  private final Function<OutboxMessage, String> entityResolver;
+  private final String entityDescription;
+  private final boolean sessionEnabled;
+  private final String correlationIdHeader;
+  private final Duration tryTimeout;
+  private final int maxRetries;
+  private final AmqpTransportType transportType;
+
+  private ServiceBusPublisherOptions(Builder builder) {
+    this.connectionString = builder.connectionString;
+    this.namespace = builder.namespace;
+    this.credential = builder.credential;
+    this.entityResolver = builder.entityResolver;
+    this.entityDescription = builder.entityDescription;
+    this.sessionEnabled = builder.sessionEnabled;
+    this.correlationIdHeader = builder.correlationIdHeader;
+    this.tryTimeout = builder.tryTimeout;
+    this.maxRetries = builder.maxRetries;
+    this.transportType = builder.transportType;
+  }
+
+  /**
+   * A builder holding the defaults.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Options read from properties: see {@link Builder#apply(Map, String)} for the keys.
+   *
+   * @param properties for example {@code System.getProperties()}
+   * @param prefix put before every key, for example {@code "outbox.servicebus."}
+   * @return the options
+   * @throws IllegalArgumentException when a value is invalid or neither a connection string nor a
+   *     namespace with a credential is given
+   */
+  public static ServiceBusPublisherOptions fromProperties(Properties properties, String prefix) {
+    return builder().applyProperties(properties, prefix).build();
+  }
+
+  /**
+   * Options read from a map, such as {@code System.getenv()}: see {@link Builder#apply(Map,
+   * String)} for the keys.
+   *
+   * @param values the values by key
+   * @param prefix put before every key, for example {@code "OUTBOX_SERVICEBUS_"}
+   * @return the options
+   */
+  public static ServiceBusPublisherOptions fromMap(Map<String, String> values, String prefix) {
+    return builder().apply(values, prefix).build();
+  }
+
+  /**
+   * A builder holding these options, to derive changed ones.
+   *
+   * @return a new builder
+   */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /**
+   * The connection string ({@code Endpoint=sb://...;SharedAccessKeyName=...;SharedAccessKey=...}).
+   *
+   * @return the connection string, or {@code null} when a namespace and credential are used
+   */
+  public String connectionString() {
+    return connectionString;
+  }
+
+  /**
+   * The fully qualified namespace ({@code my-namespace.servicebus.windows.net}), used with {@link
+   * #credential()}.
+   *
+   * @return the namespace, or {@code null} when a connection string is used
+   */
+  public String namespace() {
+    return namespace;
+  }
+
+  /**
+   * The Microsoft Entra credential used with {@link #namespace()}.
+   *
+   * @return the credential, or {@code null} when a connection string is used
+   */
+  public TokenCredential credential() {
+    return credential;
+  }
+
+  /**
+   * Which queue or topic each message goes to.
+   *
+   * @return default: always {@value #DEFAULT_ENTITY}
+   */
+  public Function<OutboxMessage, String> entityResolver() {
+    return entityResolver;
+  }
+
+  /**
+   * Whether the entities are session-enabled: then {@code SessionId} is the aggregate id (ordered
+   * delivery per aggregate), otherwise {@code PartitionKey} is.
+   *
+   * @return default {@code false}
+   */
+  public boolean sessionEnabled() {
+    return sessionEnabled;
+  }
+
+  /**
+   * The row header whose value becomes the native {@code CorrelationId}.
+   *
+   * @return default {@value #DEFAULT_CORRELATION_ID_HEADER}
+   */
+  public String correlationIdHeader() {
+    return correlationIdHeader;
+  }
+
+  /**
+   * How long the SDK waits for one try of an operation (connect, create batch, send). Keep {@code
+   * tryTimeout * (maxRetries + 1)} below the outbox's publish timeout; the publisher gives up at
+   * the publish timeout in any case.
+   *
+   * @return default 10 seconds
+   */
+  public Duration tryTimeout() {
+    return tryTimeout;
+  }
+
+  /**
+   * How often the SDK retries an operation within one publish call.
+   *
+   * @return default {@value #DEFAULT_MAX_RETRIES}
+   */
+  public int maxRetries() {
+    return maxRetries;
+  }
+
+  /**
+   * AMQP over TCP 5671, or AMQP over web sockets on 443.
+   *
+   * @return default {@link AmqpTransportType#AMQP}
+   */
+  public AmqpTransportType transportType() {
+    return transportType;
+  }
+
+  @Override
+  public String toString() {
+    return "ServiceBusPublisherOptions[connectionString="
+        + (connectionString == null ? "none" : "****")
+        + ", namespace="
+        + namespace
+        + ", credential="
+        + (credential == null ? "none" : credential.getClass().getSimpleName())
+        + ", entity="
+        + entityDescription
+        + ", sessionEnabled="
+        + sessionEnabled
+        + ", correlationIdHeader="
+        + correlationIdHeader
+        + ", tryTimeout="
+        + tryTimeout
+        + ", maxRetries="
+        + maxRetries
+        + ", transportType="
+        + transportType
+        + ']';
+  }
+
+  /** Builds {@link ServiceBusPublisherOptions}. Not thread-safe. */
+  public static final class Builder {
+    private String connectionString;
+    private String namespace;
+    private TokenCredential credential;
+    private Function<OutboxMessage, String> entityResolver = message -> DEFAULT_ENTITY;
+    private String entityDescription = DEFAULT_ENTITY;
+    private boolean sessionEnabled;
+    private String correlationIdHeader = DEFAULT_CORRELATION_ID_HEADER;
+    private Duration tryTimeout = DEFAULT_TRY_TIMEOUT;
+    private int maxRetries = DEFAULT_MAX_RETRIES;
+    private AmqpTransportType transportType = DEFAULT_TRANSPORT_TYPE;
+
+    private Builder() {}
+
+    private Builder(ServiceBusPublisherOptions options) {
+      this.connectionString = options.connectionString;
+      this.namespace = options.namespace;
+      this.credential = options.credential;
+      this.entityResolver = options.entityResolver;
+      this.entityDescription = options.entityDescription;
+      this.sessionEnabled = options.sessionEnabled;
+      this.correlationIdHeader = options.correlationIdHeader;
+      this.tryTimeout = options.tryTimeout;
+      this.maxRetries = options.maxRetries;
+      this.transportType = options.transportType;
+    }
+
+    /**
+     * Connects with a connection string; clears any namespace.
+     *
+     * @param connectionString {@code Endpoint=sb://...;SharedAccessKeyName=...;SharedAccessKey=...}
+     * @return this builder
+     */
+    public Builder connectionString(String connectionString) {
+      if (connectionString == null || !connectionString.contains("Endpoint=")) {
+        throw new IllegalArgumentException(
+            "connectionString must contain Endpoint=..., but was "
+                + (connectionString == null ? "null" : "a string without it"));
+      }
+      this.connectionString = connectionString;
+      this.namespace = null;
+      return this;
+    }
+
+    /**
+     * Connects to a namespace with a credential; clears any connection string.
+     *
+     * @param namespace {@code my-namespace.servicebus.windows.net}
+     * @param credential for example {@code new DefaultAzureCredentialBuilder().build()}
+     * @return this builder
+     */
+    public Builder namespace(String namespace, TokenCredential credential) {
+      this.namespace = requireText("namespace", namespace);
+      this.credential = Objects.requireNonNull(credential, "credential must not be null");
+      this.connectionString = null;
+      return this;
+    }
+
+    /**
+     * Sends every message to one queue or topic.
+     *
+     * @param entity the queue or topic name
+     * @return this builder
+     */
+    public Builder entity(String entity) {
+      String name = requireText("entity", entity);
+      this.entityResolver = message -> name;
+      this.entityDescription = name;
+      return this;
+    }
+
+    /**
+     * Chooses the queue or topic per message, for example by aggregate type.
+     *
+     * @param resolver returns the entity name of a message; an exception or a blank name fails that
+     *     message without retry
+     * @return this builder
+     */
+    public Builder entityResolver(Function<OutboxMessage, String> resolver) {
+      this.entityResolver = Objects.requireNonNull(resolver, "entityResolver must not be null");
+      this.entityDescription = "resolved per message";
+      return this;
+    }
+
+    /**
+     * Whether the entities are session-enabled; see {@link #sessionEnabled()}.
+     *
+     * @param sessionEnabled {@code true} to set {@code SessionId} instead of {@code PartitionKey}
+     * @return this builder
+     */
+    public Builder sessionEnabled(boolean sessionEnabled) {
+      this.sessionEnabled = sessionEnabled;
+      return this;
+    }
+
+    /**
+     * The row header that becomes {@code CorrelationId}.
+     *
+     * @param header a header name
+     * @return this builder
+     */
+    public Builder correlationIdHeader(String header) {
+      this.correlationIdHeader = requireText("correlationIdHeader", header);
+      return this;
+    }
+
+    /**
+     * The SDK's timeout of one try.
+     *
+     * @param tryTimeout positive
+     * @return this builder
+     */
+    public Builder tryTimeout(Duration tryTimeout) {
+      if (tryTimeout == null || tryTimeout.isNegative() || tryTimeout.isZero()) {
+        throw new IllegalArgumentException("tryTimeout must be > 0, but was " + tryTimeout);
+      }
+      this.tryTimeout = tryTimeout;
+      return this;
+    }
+
+    /**
+     * The SDK's retries within one publish call.
+     *
+     * @param maxRetries 0 to 10
+     * @return this builder
+     */
+    public Builder maxRetries(int maxRetries) {
+      if (maxRetries < 0 || maxRetries > 10) {
+        throw new IllegalArgumentException("maxRetries must be 0..10, but was " + maxRetries);
+      }
+      this.maxRetries = maxRetries;
+      return this;
+    }
+
+    /**
+     * The transport.
+     *
+     * @param transportType AMQP or AMQP over web sockets
+     * @return this builder
+     */
+    public Builder transportType(AmqpTransportType transportType) {
+      this.transportType =
+          Objects.requireNonNull(transportType, "transportType must not be null, but was null");
+      return this;
+    }
+
+    /**
+     * Applies properties; see {@link #apply(Map, String)}.
+     *
+     * @param properties the properties
+     * @param prefix put before every key
+     * @return this builder
+     */
+    public Builder applyProperties(Properties properties, String prefix) {
+      Objects.requireNonNull(properties, "properties");
+      Map<String, String> values = new java.util.HashMap<>();
+      properties.stringPropertyNames().forEach(k -> values.put(k, properties.getProperty(k)));
+      return apply(values, prefix);
+    }
+
+    /**
+     * Applies the values present under {@code prefix} + key; absent keys keep their value. Keys:
+     * {@code connection-string}, {@code entity}, {@code session-enabled}, {@code
+     * correlation-id-header}, {@code try-timeout} (ISO-8601 such as {@code PT5S}, or milliseconds),
+     * {@code max-retries}, {@code transport-type} ({@code AMQP} or {@code AMQP_WEB_SOCKETS}). For
+     * environment variables the key may also be upper case with {@code _} ({@code
+     * CONNECTION_STRING}). A namespace needs a credential, so it is set in code with {@link
+     * #namespace(String, TokenCredential)}.
+     *
+     * @param values the values by key
+     * @param prefix put before every key; may be empty
+     * @return this builder
+     */
+    public Builder apply(Map<String, String> values, String prefix) {
+      Objects.requireNonNull(values, "values");
+      String p = prefix == null ? "" : prefix;
+      Function<String, String> get =
+          key -> {
+            String value = values.get(p + key);
+            if (value == null) {
+              value = values.get(p + key.toUpperCase(Locale.ROOT).replace('-', '_'));
+            }
+            return value == null || value.isBlank() ? null : value.trim();
+          };
+      String value;
+      if ((value = get.apply("connection-string")) != null) {
+        connectionString(value);
+      }
+      if ((value = get.apply("entity")) != null) {
+        entity(value);
+      }
+      if ((value = get.apply("session-enabled")) != null) {
+        sessionEnabled(parseBoolean("session-enabled", value));
+      }
+      if ((value = get.apply("correlation-id-header")) != null) {
+        correlationIdHeader(value);
+      }
+      if ((value = get.apply("try-timeout")) != null) {
+        tryTimeout(parseDuration("try-timeout", value));
+      }
+      if ((value = get.apply("max-retries")) != null) {
+        maxRetries(parseInt("max-retries", value));
+      }
+      if ((value = get.apply("transport-type")) != null) {
+        transportType(parseTransport(value));
+      }
+      return this;
+    }
+
+    /**
+     * Checks that a connection string or a namespace with a credential is set.
+     *
+     * @return the options
+     * @throws IllegalArgumentException when neither is set
+     */
+    public ServiceBusPublisherOptions build() {
+      if (connectionString == null && namespace == null) {
+        throw new IllegalArgumentException(
+            "connectionString or namespace with credential must be set, but neither was");
+      }
+      return new ServiceBusPublisherOptions(this);
+    }
+
+    private static String requireText(String field, String value) {
+      if (value == null || value.isBlank()) {
+        throw new IllegalArgumentException(
+            field + " must not be blank, but was " + (value == null ? "null" : "'" + value + "'"));
+      }
+      return value;
+    }
+
+    private static boolean parseBoolean(String key, String value) {
+      if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+        throw new IllegalArgumentException(key + " must be true or false, but was " + value);
+      }
+      return Boolean.parseBoolean(value);
+    }
+
+    private static AmqpTransportType parseTransport(String value) {
+      String normalized = value.toUpperCase(Locale.ROOT).replace("_", "");
+      if (normalized.equals("AMQP")) {
+        return AmqpTransportType.AMQP;
+      }
+      if (normalized.equals("AMQPWEBSOCKETS")) {
+        return AmqpTransportType.AMQP_WEB_SOCKETS;
+      }
+      throw new IllegalArgumentException(
+          "transport-type must be AMQP or AMQP_WEB_SOCKETS, but was " + value);
+    }
+
+    private static int parseInt(String key, String value) {
+      try {
+        return Integer.parseInt(value);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(key + " must be an integer, but was " + value, e);
+      }
+    }
+
+    private static Duration parseDuration(String key, String value) {
+      try {
+        return value.toUpperCase(Locale.ROOT).startsWith("P")
+            ? Duration.parse(value)
+            : Duration.ofMillis(Long.parseLong(value));
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(
+            key + " must be ISO-8601 (PT5S) or milliseconds, but was " + value, e);
+      }
+    }
+  }
+}
