@@ -1,0 +1,213 @@
+package dev.outbox.benchmarks.internal;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.outbox.OutboxOptions;
+import dev.outbox.hibernate.OutboxSettings;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.hibernate.SessionFactory;
+import org.hibernate.jpa.HibernatePersistenceConfiguration;
+
+/**
+ * The local PostgreSQL (127.0.0.1:5432, database {@code test}, user {@code postgres}) with the
+ * benchmarks' own tables, all prefixed {@code bench_} and dropped at start: the outbox {@value
+ * #OUTBOX}, its dead letters, the aggregates, and the ceiling's copy of the outbox table.
+ */
+public final class BenchDatabase implements AutoCloseable {
+
+  /** The JDBC URL. */
+  public static final String URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+
+  /** The outbox table. */
+  public static final String OUTBOX = "bench_outbox";
+
+  /** The dead-letter table. */
+  public static final String DEAD_LETTERS = "bench_dead_letters";
+
+  /** A diagnostic override of the processor's batch size (default 100). */
+  public static final String BATCH_SIZE_PROPERTY = "bench.batchSize";
+
+  /** The DB ceiling's table: {@code LIKE bench_outbox INCLUDING ALL}. */
+  public static final String CEILING = "bench_ceiling_outbox";
+
+  private static final String AGGREGATES = "bench_aggregates";
+
+  /** Connections in the pool: the latency run's writers, the processor, cleanup and spare. */
+  private static final int POOL_SIZE = 20;
+
+  private final HikariDataSource dataSource;
+  private final OutboxOptions options;
+  private final SessionFactory emf;
+
+  private BenchDatabase(HikariDataSource dataSource, OutboxOptions options, SessionFactory emf) {
+    this.dataSource = dataSource;
+    this.options = options;
+    this.emf = emf;
+  }
+
+  /**
+   * Connects, drops the benchmarks' tables when {@code fresh}, and starts the persistence unit,
+   * which creates the outbox tables.
+   *
+   * @param fresh drop every {@code bench_} table first (false in the child JVM, which drains what
+   *     the parent wrote)
+   * @return the database
+   */
+  public static BenchDatabase open(boolean fresh) {
+    HikariConfig pool = new HikariConfig();
+    pool.setJdbcUrl(URL);
+    pool.setMaximumPoolSize(POOL_SIZE);
+    pool.setConnectionTimeout(5_000);
+    pool.setPoolName("bench");
+    HikariDataSource dataSource = new HikariDataSource(pool);
+    OutboxOptions.Builder builder =
+        OutboxOptions.builder()
+            .outboxTable(OUTBOX)
+            .deadLetterTable(DEAD_LETTERS)
+            .createSchema(true);
+    String batchSize = System.getProperty(BATCH_SIZE_PROPERTY);
+    if (batchSize != null) {
+      builder.batchSize(Integer.parseInt(batchSize));
+    }
+    OutboxOptions options = builder.build();
+    if (fresh) {
+      execute(
+          dataSource,
+          "DROP TABLE IF EXISTS " + CEILING,
+          "DROP TABLE IF EXISTS " + OUTBOX,
+          "DROP TABLE IF EXISTS " + DEAD_LETTERS,
+          "DROP TABLE IF EXISTS " + AGGREGATES);
+    }
+    SessionFactory emf =
+        new HibernatePersistenceConfiguration("outbox-benchmarks")
+            .managedClasses(BenchAggregate.class)
+            .property("hibernate.connection.datasource", dataSource)
+            .property("jakarta.persistence.schema-generation.database.action", "update")
+            .property(OutboxSettings.OPTIONS, options)
+            .createEntityManagerFactory();
+    return new BenchDatabase(dataSource, options, emf);
+  }
+
+  /**
+   * The options the unit was built with (its tables); derive the engine's with {@code toBuilder()}.
+   *
+   * @return the options, otherwise the defaults
+   */
+  public OutboxOptions options() {
+    return options;
+  }
+
+  /**
+   * The entity manager factory.
+   *
+   * @return the factory
+   */
+  public SessionFactory emf() {
+    return emf;
+  }
+
+  /**
+   * The pooled data source.
+   *
+   * @return the data source
+   */
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  /**
+   * The server's {@code fsync} setting.
+   *
+   * @return {@code on} or {@code off}
+   */
+  public String fsync() {
+    return queryString("SHOW fsync")
+        + ", synchronous_commit="
+        + queryString("SHOW synchronous_commit");
+  }
+
+  /**
+   * The server's version line.
+   *
+   * @return for example {@code PostgreSQL 15.14 ...}
+   */
+  public String version() {
+    return queryString("SELECT version()");
+  }
+
+  /**
+   * Runs statements, each in its own transaction.
+   *
+   * @param sql the statements
+   */
+  public void execute(String... sql) {
+    execute(dataSource, sql);
+  }
+
+  /** Empties the outbox tables and the aggregates. */
+  public void truncate() {
+    execute("TRUNCATE " + OUTBOX + ", " + DEAD_LETTERS + ", " + AGGREGATES);
+  }
+
+  /**
+   * A count.
+   *
+   * @param sql a query returning one number
+   * @return the number
+   */
+  public long count(String sql) {
+    return Long.parseLong(queryString(sql));
+  }
+
+  private String queryString(String sql) {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      result.next();
+      return result.getString(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Runs one statement with parameters.
+   *
+   * @param sql the statement
+   * @param parameters its parameters
+   * @return the update count
+   */
+  public int update(String sql, Object... parameters) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setObject(i + 1, parameters[i]);
+      }
+      return statement.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    emf.close();
+    dataSource.close();
+  }
+
+  private static void execute(DataSource dataSource, String... sql) {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      for (String each : sql) {
+        statement.execute(each);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package dev.outbox.benchmarks.internal;
+
+import dev.outbox.spi.EventPublisher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The relay benchmarks: throughput to each broker against its ceilings. Each ceiling is measured in
+ * the same run right before the figure it bounds: every measured round runs the ceilings, then the
+ * relay, and the ratios are the medians of the rounds' ratios.
+ */
+public final class ThroughputSuite {
+
+  private static final String KAFKA_BOUND =
+      "bare producer with the adapter's settings: 1 request in flight, linger 0";
+
+  private final Scale scale;
+  private final BenchDatabase db;
+  private final KafkaBench kafka;
+  private final Figures figures;
+
+  /**
+   * A suite.
+   *
+   * @param scale the counts
+   * @param db PostgreSQL
+   * @param kafka the broker in this JVM
+   * @param figures where the figures go
+   */
+  public ThroughputSuite(Scale scale, BenchDatabase db, KafkaBench kafka, Figures figures) {
+    this.scale = scale;
+    this.db = db;
+    this.kafka = kafka;
+    this.figures = figures;
+  }
+
+  /** Relay throughput to Kafka with the database's and the producer's ceilings. */
+  public void kafkaRelay() {
+    DbCeiling dbCeiling = new DbCeiling(db);
+    Relay relay = new Relay(db);
+    List<double[]> rounds =
+        rounds(
+            "kafka relay",
+            size ->
+                new double[] {
+                  dbCeiling.run(size, scale.aggregates()),
+                  kafka.ceiling(size, scale.aggregates()),
+                  drain(relay, kafka::publisher, KafkaBench.TOPIC, size)
+                });
+    figures.add(
+        "db_ceiling_rows_per_s",
+        median(rounds, r -> r[0]),
+        "rows/s",
+        "",
+        "PostgreSQL commit (fsync) per 100-row batch, one thread");
+    figures.add("kafka_ceiling_msgs_per_s", median(rounds, r -> r[1]), "msgs/s", "", KAFKA_BOUND);
+    figures.add(
+        "relay_kafka_events_per_s", median(rounds, r -> r[2]), "events/s", "", "see ratios");
+    figures.add(
+        "relay_vs_db_ceiling", median(rounds, r -> r[2] / r[0]), "ratio", ">= 0.7", "see note");
+    figures.add(
+        "relay_vs_kafka_ceiling", median(rounds, r -> r[2] / r[1]), "ratio", "", "see note");
+  }
+
+  /**
+   * Relay throughput to a broker with its bare client's ceiling.
+   *
+   * @param broker RabbitMQ or NATS
+   */
+  public void brokerRelay(BareClientBroker broker) {
+    Relay relay = new Relay(db);
+    List<double[]> rounds =
+        rounds(
+            broker.name() + " relay",
+            size -> {
+              double ceiling = broker.ceiling(size, scale.aggregates());
+              double rate = drain(relay, broker::publisher, broker.aggregateType(), size);
+              broker.purge();
+              return new double[] {ceiling, rate};
+            });
+    addBrokerFigures(broker.name(), rounds, broker.ceilingBound());
+  }
+
+  private void addBrokerFigures(String broker, List<double[]> rounds, String ceilingBound) {
+    figures.add(
+        broker + "_ceiling_msgs_per_s", median(rounds, r -> r[0]), "msgs/s", "", ceilingBound);
+    figures.add(
+        "relay_" + broker + "_events_per_s", median(rounds, r -> r[1]), "events/s", "", "see note");
+    figures.add(
+        "relay_" + broker + "_vs_ceiling",
+        median(rounds, r -> r[1] / r[0]),
+        "ratio",
+        "",
+        "see note");
+  }
+
+  private double drain(
+      Relay relay, Supplier<EventPublisher> publishers, String aggregateType, int size) {
+    Relay.Run run = relay.drain(publishers, aggregateType, size, scale.aggregates());
+    System.out.printf("    %s: %.0f events/s; %s%n", aggregateType, run.rate(), run.profile());
+    if (run.failures() > 0) {
+      System.out.println("    " + run.failures() + " failed attempts during the drain");
+    }
+    return run.rate();
+  }
+
+  /** One warm-up round on the small backlog, then the measured rounds on the full one. */
+  private List<double[]> rounds(String what, Round round) {
+    System.out.println("  " + what + ": warm-up (" + scale.warmUpBacklog() + " events)");
+    round.run(scale.warmUpBacklog());
+    List<double[]> measured = new ArrayList<>();
+    for (int r = 1; r <= scale.runs(); r++) {
+      System.out.println("  " + what + ": run " + r + " (" + scale.backlog() + " events)");
+      measured.add(round.run(scale.backlog()));
+    }
+    return measured;
+  }
+
+  static double median(List<double[]> rounds, ToDoubleFunction<double[]> value) {
+    List<Double> values = new ArrayList<>();
+    rounds.forEach(r -> values.add(value.applyAsDouble(r)));
+    return Stats.median(values);
+  }
+
+  /** One measured round at a size. */
+  @FunctionalInterface
+  private interface Round {
+    double[] run(int size);
+  }
+}

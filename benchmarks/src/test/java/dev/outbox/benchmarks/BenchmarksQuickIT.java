@@ -1,0 +1,82 @@
+package dev.outbox.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outbox.testkit.RequiredServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the quick benchmark in this JVM as a smoke test of the harness: every figure of the issue is
+ * measured and written as a positive number. No timing is asserted.
+ */
+class BenchmarksQuickIT {
+
+  private static final Path RESULTS = Path.of("target", "benchmark-results.json");
+
+  private static final List<String> FIGURES =
+      List.of(
+          "db_ceiling_rows_per_s",
+          "kafka_ceiling_msgs_per_s",
+          "relay_kafka_events_per_s",
+          "relay_vs_db_ceiling",
+          "relay_vs_kafka_ceiling",
+          "rabbitmq_ceiling_msgs_per_s",
+          "relay_rabbitmq_events_per_s",
+          "nats_ceiling_msgs_per_s",
+          "relay_nats_events_per_s",
+          "write_overhead_ratio_1",
+          "write_overhead_ratio_10",
+          "latency_p50_ms",
+          "latency_p99_ms",
+          "latency_max_ms",
+          "claim_ms_10k_retained",
+          "claim_ms_1m_retained",
+          "drain_1m_heap_256m");
+
+  @BeforeAll
+  static void serversRun() {
+    RequiredServer.assumePostgres();
+    RequiredServer.assumeReachable(
+        "RabbitMQ", "127.0.0.1", 5672, "rabbitmq-server -detached (guest/guest)");
+    RequiredServer.assumeReachable("NATS", "127.0.0.1", 4222, "nats-server -js");
+  }
+
+  @Test
+  void quickRunWritesEveryFigureAsAPositiveNumber() throws Exception {
+    Files.deleteIfExists(RESULTS);
+
+    int exit = Benchmarks.run("--quick", "--output", RESULTS.toString());
+
+    assertThat(exit).isZero();
+    Map<String, Double> written = parse(Files.readString(RESULTS));
+    assertThat(written).containsKeys(FIGURES.toArray(String[]::new));
+    assertThat(written).allSatisfy((name, value) -> assertThat(value).as(name).isPositive());
+  }
+
+  /** The flat {@code {"name": number}} object the benchmarks write. */
+  private static Map<String, Double> parse(String json) {
+    assertThat(json.strip()).startsWith("{").endsWith("}");
+    Map<String, Double> values = new LinkedHashMap<>();
+    Matcher entry = Pattern.compile("\"([a-z0-9_]+)\"\\s*:\\s*([^,}\\s]+)").matcher(json);
+    while (entry.find()) {
+      values.put(entry.group(1), parseNumber(entry.group(1), entry.group(2)));
+    }
+    return values;
+  }
+
+  private static double parseNumber(String name, String text) {
+    try {
+      return Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      throw new AssertionError(name + " is not a number: " + text, e);
+    }
+  }
+}
