@@ -91,8 +91,9 @@ class CleanupTest {
     store.add("Order", "o-1", "order.placed");
     outbox.start();
 
+    await().atMost(Duration.ofSeconds(10)).until(() -> store.count(Status.PUBLISHED) == 1);
     await().atMost(Duration.ofSeconds(10)).until(() -> countingStore.deleteLimits().size() >= 2);
-    clock.advance(Duration.ofMillis(1));
+    clock.advance(Duration.ofMillis(1)); // retention zero: published before now is old enough
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> store.count(Status.PUBLISHED) == 0 && store.count(Status.PENDING) == 0);

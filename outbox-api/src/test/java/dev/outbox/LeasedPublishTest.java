@@ -27,7 +27,7 @@ class LeasedPublishTest {
       new OutboxEngine(
           OutboxOptions.builder()
               .instanceId("test-1")
-              .publishTimeout(Duration.ofSeconds(1))
+              .publishTimeout(Duration.ofSeconds(3))
               .leaseDuration(LEASE)
               .pollInterval(Duration.ofHours(1))
               .build(),

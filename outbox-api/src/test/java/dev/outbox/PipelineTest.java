@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class PipelineTest {
 
   private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
-  private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(2);
+  private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(4);
 
   private final MutableClock clock = new MutableClock(T0);
   private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock);
@@ -141,7 +141,7 @@ class PipelineTest {
     List<OutboxMessage> ahead = flaky.claims().get(1);
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(engine::close);
-    await().pollDelay(Duration.ofMillis(100)).until(() -> true);
+    await().atMost(Duration.ofSeconds(5)).until(() -> !engine.isRunning());
     publisher.release();
     closing.get();
 

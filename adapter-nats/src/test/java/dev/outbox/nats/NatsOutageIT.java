@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 class NatsOutageIT {
 
   private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(2);
-  private static final Duration MARGIN = Duration.ofMillis(500);
+  private static final Duration MARGIN = Duration.ofSeconds(2);
   private static final String STREAM = "OUTAGE";
 
   private NatsServerProcess server;

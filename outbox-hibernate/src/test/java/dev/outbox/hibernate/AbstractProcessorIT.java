@@ -246,7 +246,8 @@ abstract class AbstractProcessorIT {
   void eventOfAnAggregateWithAnUnpublishedRowIsNotLeasedOnWriteAndWaitsItsTurn() {
     long id = IDS.getAndIncrement();
     emf.inTransaction(session -> session.persist(PurchaseOrder.place(id, BigDecimal.ONE)));
-    Duration shortLease = Duration.ofSeconds(2);
+    // Long enough to outlast creating and starting an outbox on a slow machine.
+    Duration shortLease = Duration.ofSeconds(5);
     assertThat(
             HibernateOutbox.store(emf)
                 .claim(new ClaimRequest("died", 10, Instant.now(), shortLease, true, false)))
@@ -327,7 +328,8 @@ abstract class AbstractProcessorIT {
   void messagesOfAProcessorThatDiedWithItsClaimArePublishedOnceTheLeaseRunsOut() {
     long id = IDS.getAndIncrement();
     emf.inTransaction(session -> session.persist(PurchaseOrder.place(id, BigDecimal.ONE)));
-    Duration shortLease = Duration.ofSeconds(2);
+    // Long enough to outlast creating and starting an outbox on a slow machine.
+    Duration shortLease = Duration.ofSeconds(5);
     List<OutboxMessage> abandoned =
         HibernateOutbox.store(emf)
             .claim(new ClaimRequest("died", 10, Instant.now(), shortLease, true, false));

@@ -87,16 +87,28 @@ class OutboxMetricsIT {
     database.writer("Order").write(10, 2, 1);
     startOutbox(3);
     await().atMost(Duration.ofSeconds(30)).until(() -> published() == 10);
-    assertThat(
-            registry
-                .get("outbox.delivery.latency")
-                .tag("event.type", "e2e.stepped")
-                .timer()
-                .count())
-        .isEqualTo(10);
-    assertThat(registry.get("outbox.batch.size").tag("service", "orders").summary().totalAmount())
-        .isGreaterThanOrEqualTo(10);
-    assertThat(registry.get("outbox.claim.duration").timer().count()).isPositive();
+    // The listener counts each message, then times it, then reports the batch: poll until all are
+    // in.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              assertThat(
+                      registry
+                          .get("outbox.delivery.latency")
+                          .tag("event.type", "e2e.stepped")
+                          .timer()
+                          .count())
+                  .isEqualTo(10);
+              assertThat(
+                      registry
+                          .get("outbox.batch.size")
+                          .tag("service", "orders")
+                          .summary()
+                          .totalAmount())
+                  .isGreaterThanOrEqualTo(10);
+              assertThat(registry.get("outbox.claim.duration").timer().count()).isPositive();
+            });
 
     broker.set(Mode.DOWN);
     database.writer("Order").write(2, 2, 1);
@@ -106,7 +118,7 @@ class OutboxMetricsIT {
         .atMost(Duration.ofSeconds(30))
         .until(() -> counter("outbox.messages.dead.lettered") == 2);
     await()
-        .atMost(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(15))
         .untilAsserted(() -> assertThat(gauge("outbox.dead.letters")).isEqualTo(2));
 
     broker.set(Mode.UP);
@@ -114,7 +126,7 @@ class OutboxMetricsIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> published() == 12);
     assertThat(registry.get("outbox.dead.letters.replayed").counter().count()).isEqualTo(2);
     await()
-        .atMost(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(15))
         .untilAsserted(() -> assertThat(gauge("outbox.dead.letters")).isZero());
 
     outbox.cleanUpOnce();
@@ -133,7 +145,7 @@ class OutboxMetricsIT {
     broker.set(Mode.UP);
     await().atMost(Duration.ofSeconds(60)).until(() -> published() == 5);
     await()
-        .atMost(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(15))
         .until(() -> gauge("outbox.messages.pending") == 0 && lagMillis() == 0);
   }
 
