@@ -275,7 +275,7 @@ abstract class AbstractWritePathIT {
   }
 
   @Test
-  void oneFlushWritesAllItsEventsAsOneBatchedInsert() {
+  void oneFlushWritesAllItsEventsAsOneMultiRowInsert() {
     inTransaction(
         em -> {
           for (int i = 0; i < 10; i++) {
@@ -290,9 +290,34 @@ abstract class AbstractWritePathIT {
         .singleElement()
         .satisfies(
             execution -> {
-              assertThat(execution.batch()).isTrue();
-              assertThat(execution.parameterSets()).isEqualTo(30);
+              assertThat(execution.batch()).isFalse();
+              assertThat(execution.sql().split("\\), \\(")).as("rows in its VALUES").hasSize(30);
             });
+  }
+
+  @Test
+  void aFlushOfMoreEventsThanOneStatementHoldsIsWrittenInChunksInOrder() {
+    long id = IDS.getAndIncrement();
+    inTransaction(
+        em -> {
+          PurchaseOrder order = PurchaseOrder.place(id, BigDecimal.ONE);
+          for (int i = 1; i < 250; i++) {
+            order.announce(new TestEvents.Noted(Integer.toString(i)));
+          }
+          em.persist(order);
+        });
+    assertThat(counter.inserts()).hasSize(3).noneMatch(StatementCounter.Execution::batch);
+    List<Row> rows = outbox.rows();
+    assertThat(rows).hasSize(250);
+    assertThat(rows.subList(1, 250))
+        .extracting(Row::payload)
+        .containsExactlyElementsOf(
+            java.util.stream.IntStream.range(1, 250)
+                .mapToObj(
+                    i ->
+                        new JacksonEventSerializer()
+                            .serialize(new TestEvents.Noted(Integer.toString(i))))
+                .toList());
   }
 
   @Test
