@@ -15,7 +15,7 @@ import org.hibernate.event.spi.FlushEventListener;
 /**
  * Runs last in every flush that wrote to the database: finds each managed aggregate with pending
  * events (and the deleted ones {@link DeletedAggregateCapture} remembered), writes their events as
- * one JDBC batch in the same transaction, then clears them.
+ * multi-row inserts (one per 100 rows) in the same transaction, then clears them.
  *
  * <p>Running after the entity statements matters: the database assigns {@code position} at insert,
  * after the flush's updates have locked the aggregate rows, so two transactions that change the
