@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
@@ -309,14 +310,12 @@ abstract class AbstractWritePathIT {
     assertThat(counter.inserts()).hasSize(3).noneMatch(StatementCounter.Execution::batch);
     List<Row> rows = outbox.rows();
     assertThat(rows).hasSize(250);
+    JacksonEventSerializer serializer = new JacksonEventSerializer();
     assertThat(rows.subList(1, 250))
         .extracting(Row::payload)
         .containsExactlyElementsOf(
-            java.util.stream.IntStream.range(1, 250)
-                .mapToObj(
-                    i ->
-                        new JacksonEventSerializer()
-                            .serialize(new TestEvents.Noted(Integer.toString(i))))
+            IntStream.range(1, 250)
+                .mapToObj(i -> serializer.serialize(new TestEvents.Noted(Integer.toString(i))))
                 .toList());
   }
 

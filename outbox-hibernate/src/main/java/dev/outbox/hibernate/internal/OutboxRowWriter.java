@@ -13,11 +13,11 @@ import org.hibernate.engine.spi.SharedSessionContractImplementor;
  */
 final class OutboxRowWriter {
 
-  static final int ROWS_PER_STATEMENT = 100;
+  private static final int ROWS_PER_STATEMENT = 100;
+  private static final String ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?)";
 
   private final Database database;
   private final String insertPrefix;
-  private final String[] statements = new String[ROWS_PER_STATEMENT + 1];
 
   OutboxRowWriter(Database database, String table) {
     this.database = database;
@@ -61,19 +61,8 @@ final class OutboxRowWriter {
     }
   }
 
-  /** The statement for {@code rows} rows, built once per size. */
+  /** The statement for {@code rows} rows. */
   private String sql(int rows) {
-    String sql = statements[rows];
-    if (sql == null) {
-      StringBuilder builder = new StringBuilder(insertPrefix);
-      for (int row = 0; row < rows; row++) {
-        builder
-            .append(row == 0 ? "" : ", ")
-            .append("(?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?)");
-      }
-      sql = builder.toString();
-      statements[rows] = sql;
-    }
-    return sql;
+    return insertPrefix + ROW_VALUES + (", " + ROW_VALUES).repeat(rows - 1);
   }
 }
