@@ -164,6 +164,22 @@ public final class BenchDatabase implements AutoCloseable {
     return Long.parseLong(queryString(sql));
   }
 
+  /**
+   * What the outbox table holds that is not published, for a failure message: per status, the
+   * count, the attempts, the lease and the newest error.
+   *
+   * @return one line
+   */
+  public String unpublishedSummary() {
+    return queryString(
+        "SELECT coalesce(string_agg(line, '; '), 'none') FROM (SELECT status || ' x' || count(*)"
+            + " || ' attempts<=' || max(attempts) || ' leased_by=' || coalesce(max(claimed_by), '-')"
+            + " || ' until=' || coalesce(max(claimed_until)::text, '-') || ' now=' || now()::text"
+            + " || ' error=' || coalesce(max(last_error), '-') AS line FROM "
+            + OUTBOX
+            + " WHERE status <> 'PUBLISHED' GROUP BY status) s");
+  }
+
   private String queryString(String sql) {
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement();

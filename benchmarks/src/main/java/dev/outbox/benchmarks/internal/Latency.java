@@ -129,7 +129,7 @@ public final class Latency {
         long start = System.nanoTime();
         Map<String, Long> committed = write(rate, length);
         double seconds = (System.nanoTime() - start) / 1e9;
-        awaitAcked(timing, committed);
+        awaitAcked(timing, committed, db);
         results.add(result(committed, timing, flushToRecord, committed.size() / seconds));
         System.out.println("    latency run " + (r + 1) + ": " + results.get(r).describe());
         System.out.println("      processor: " + batches.describe(seconds));
@@ -187,11 +187,19 @@ public final class Latency {
     }
   }
 
-  private static void awaitAcked(TimingPublisher timing, Map<String, Long> committed) {
+  private static void awaitAcked(
+      TimingPublisher timing, Map<String, Long> committed, BenchDatabase db) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!timing.ackedAt().keySet().containsAll(committed.keySet())) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("Not every latency event was acknowledged within 60 s");
+        List<String> missing =
+            committed.keySet().stream().filter(k -> !timing.ackedAt().containsKey(k)).toList();
+        throw new IllegalStateException(
+            missing.size()
+                + " latency events were not acknowledged within 60 s, for example "
+                + missing.subList(0, Math.min(5, missing.size()))
+                + "; unpublished rows: "
+                + db.unpublishedSummary());
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
     }
