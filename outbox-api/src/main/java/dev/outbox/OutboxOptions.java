@@ -64,6 +64,9 @@ public final class OutboxOptions {
   /** Default of {@link #cleanupBatchSize()}. */
   public static final int DEFAULT_CLEANUP_BATCH_SIZE = 1_000;
 
+  /** Default of {@link #vacuumThreshold()}. */
+  public static final int DEFAULT_VACUUM_THRESHOLD = 50_000;
+
   /** Default of {@link #shutdownTimeout()}. */
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
@@ -88,6 +91,7 @@ public final class OutboxOptions {
   private final Duration retention;
   private final Duration cleanupInterval;
   private final int cleanupBatchSize;
+  private final int vacuumThreshold;
   private final boolean orderedPerAggregate;
   private final boolean holdAggregateOnDeadLetter;
   private final String instanceId;
@@ -111,6 +115,7 @@ public final class OutboxOptions {
     this.retention = builder.retention;
     this.cleanupInterval = builder.cleanupInterval;
     this.cleanupBatchSize = builder.cleanupBatchSize;
+    this.vacuumThreshold = builder.vacuumThreshold;
     this.orderedPerAggregate = builder.orderedPerAggregate;
     this.holdAggregateOnDeadLetter = builder.holdAggregateOnDeadLetter;
     this.instanceId = builder.instanceId != null ? builder.instanceId : defaultInstanceId();
@@ -271,6 +276,20 @@ public final class OutboxOptions {
   }
 
   /**
+   * PostgreSQL: after how many row changes (rows claimed, outcomes recorded, rows deleted) the
+   * store vacuums the outbox table itself, on a thread of its own and one vacuum at a time; 0
+   * leaves the table to autovacuum alone. Every change leaves a dead row version in the pending
+   * indexes, and each claim and each write of the fast path walks past those until a vacuum removes
+   * them. Autovacuum may be off, and on a large table it is throttled well below the rate at which
+   * the outbox changes rows. Needs the table's owner; other databases ignore it.
+   *
+   * @return default {@value #DEFAULT_VACUUM_THRESHOLD}
+   */
+  public int vacuumThreshold() {
+    return vacuumThreshold;
+  }
+
+  /**
    * Whether message n+1 of an aggregate waits until message n is published or dead-lettered.
    *
    * @return default {@code true}
@@ -379,6 +398,8 @@ public final class OutboxOptions {
         + cleanupInterval
         + ", cleanupBatchSize="
         + cleanupBatchSize
+        + ", vacuumThreshold="
+        + vacuumThreshold
         + ", orderedPerAggregate="
         + orderedPerAggregate
         + ", holdAggregateOnDeadLetter="
@@ -426,6 +447,7 @@ public final class OutboxOptions {
     private Duration retention = DEFAULT_RETENTION;
     private Duration cleanupInterval = DEFAULT_CLEANUP_INTERVAL;
     private int cleanupBatchSize = DEFAULT_CLEANUP_BATCH_SIZE;
+    private int vacuumThreshold = DEFAULT_VACUUM_THRESHOLD;
     private boolean orderedPerAggregate = true;
     private boolean holdAggregateOnDeadLetter;
     private String instanceId;
@@ -451,6 +473,7 @@ public final class OutboxOptions {
       retention = options.retention;
       cleanupInterval = options.cleanupInterval;
       cleanupBatchSize = options.cleanupBatchSize;
+      vacuumThreshold = options.vacuumThreshold;
       orderedPerAggregate = options.orderedPerAggregate;
       holdAggregateOnDeadLetter = options.holdAggregateOnDeadLetter;
       instanceId = options.instanceId;
@@ -606,6 +629,17 @@ public final class OutboxOptions {
      */
     public Builder cleanupBatchSize(int size) {
       this.cleanupBatchSize = between("cleanupBatchSize", size, 1, 1_000_000);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#vacuumThreshold()}.
+     *
+     * @param rows between 0 (off) and 1,000,000,000
+     * @return this builder
+     */
+    public Builder vacuumThreshold(int rows) {
+      this.vacuumThreshold = between("vacuumThreshold", rows, 0, 1_000_000_000);
       return this;
     }
 

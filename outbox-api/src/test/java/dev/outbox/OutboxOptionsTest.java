@@ -20,6 +20,7 @@ class OutboxOptionsTest {
     assertThat(options.leaseDuration()).isGreaterThan(options.publishTimeout());
     assertThat(options.orderedPerAggregate()).isTrue();
     assertThat(options.holdAggregateOnDeadLetter()).isFalse();
+    assertThat(options.vacuumThreshold()).isEqualTo(OutboxOptions.DEFAULT_VACUUM_THRESHOLD);
     assertThat(options.instanceId()).isNotBlank();
   }
 
@@ -30,12 +31,14 @@ class OutboxOptionsTest {
             .outboxTable("app.events")
             .batchSize(7)
             .retention(Duration.ZERO)
+            .vacuumThreshold(0)
             .instanceId("node-1")
             .build();
     OutboxOptions changed = original.toBuilder().maxAttempts(3).build();
     assertThat(changed.outboxTable()).isEqualTo("app.events");
     assertThat(changed.batchSize()).isEqualTo(7);
     assertThat(changed.retention()).isZero();
+    assertThat(changed.vacuumThreshold()).isZero();
     assertThat(changed.instanceId()).isEqualTo("node-1");
     assertThat(changed.maxAttempts()).isEqualTo(3);
     assertThat(original.maxAttempts()).isEqualTo(OutboxOptions.DEFAULT_MAX_ATTEMPTS);
@@ -52,6 +55,8 @@ class OutboxOptionsTest {
         .hasMessage("retention must be >= 0, but was null");
     assertThatThrownBy(() -> OutboxOptions.builder().maxAttempts(0))
         .hasMessage("maxAttempts must be >= 1, but was 0");
+    assertThatThrownBy(() -> OutboxOptions.builder().vacuumThreshold(-5))
+        .hasMessage("vacuumThreshold must be between 0 and 1000000000, but was -5");
     assertThatThrownBy(() -> OutboxOptions.builder().instanceId(" "))
         .hasMessageContaining("instanceId");
   }

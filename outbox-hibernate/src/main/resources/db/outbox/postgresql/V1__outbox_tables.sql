@@ -37,7 +37,9 @@ CREATE INDEX IF NOT EXISTS ix_outbox_messages_published
 -- Every row is updated twice (leased, published): a published row leaves the pending index only
 -- when VACUUM removes its old version, and until then every claim walks past it (measured: 20 ms
 -- per claim right after 1,000,000 rows were published, 0.5 ms after VACUUM). Vacuum and analyze
--- this table every 5,000 changed rows instead of at a fraction of its size.
+-- this table every 5,000 changed rows instead of at a fraction of its size. Autovacuum may be off
+-- and is throttled on a large table, so the outbox also vacuums the table itself every
+-- OutboxOptions.vacuumThreshold() changed rows (default 50,000), when its user owns the table.
 ALTER TABLE outbox_messages SET (
     autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000,
     autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 5000);

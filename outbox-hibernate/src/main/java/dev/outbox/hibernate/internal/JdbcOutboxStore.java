@@ -17,7 +17,8 @@ import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 
 /**
  * The {@link OutboxStore} on the database of a Hibernate session factory, through its connection
- * provider. Every call is one short transaction of its own.
+ * provider. Every call is one short transaction of its own. On PostgreSQL the store also vacuums
+ * the outbox table after every {@link OutboxOptions#vacuumThreshold()} rows it changed.
  */
 public final class JdbcOutboxStore implements OutboxStore {
 
@@ -27,6 +28,7 @@ public final class JdbcOutboxStore implements OutboxStore {
   private final OutcomeRecorder recorder;
   private final DeadLetterRepository deadLetters;
   private final StatsQuery stats;
+  private final TableVacuum vacuum;
   private final String cleanup;
 
   /**
@@ -43,6 +45,7 @@ public final class JdbcOutboxStore implements OutboxStore {
     this.recorder = new OutcomeRecorder(database, options);
     this.deadLetters = new DeadLetterRepository(database, options);
     this.stats = new StatsQuery(database, options);
+    this.vacuum = new TableVacuum(connections, database, options);
     String table = options.outboxTable();
     String oldest =
         " WHERE status = 'PUBLISHED' AND published_at < ? ORDER BY published_at LIMIT ?";
@@ -78,7 +81,10 @@ public final class JdbcOutboxStore implements OutboxStore {
 
   @Override
   public List<OutboxMessage> claim(ClaimRequest request) {
-    return jdbc.inTransaction("claim messages", connection -> claims.claim(connection, request));
+    List<OutboxMessage> claimed =
+        jdbc.inTransaction("claim messages", connection -> claims.claim(connection, request));
+    vacuum.changed(claimed.size());
+    return claimed;
   }
 
   @Override
@@ -92,19 +98,23 @@ public final class JdbcOutboxStore implements OutboxStore {
           recorder.record(connection, instanceId, outcomes);
           return null;
         });
+    vacuum.changed(outcomes.size());
   }
 
   @Override
   public List<OutboxMessage> recordAndClaim(
       String instanceId, Collection<? extends Outcome> outcomes, ClaimRequest request) {
-    return jdbc.inTransaction(
-        "record a batch and claim the next",
-        connection -> {
-          if (!outcomes.isEmpty()) {
-            recorder.record(connection, instanceId, outcomes);
-          }
-          return claims.claim(connection, request);
-        });
+    List<OutboxMessage> claimed =
+        jdbc.inTransaction(
+            "record a batch and claim the next",
+            connection -> {
+              if (!outcomes.isEmpty()) {
+                recorder.record(connection, instanceId, outcomes);
+              }
+              return claims.claim(connection, request);
+            });
+    vacuum.changed(outcomes.size() + claimed.size());
+    return claimed;
   }
 
   @Override
@@ -114,15 +124,18 @@ public final class JdbcOutboxStore implements OutboxStore {
 
   @Override
   public int deletePublished(Instant publishedBefore, int limit) {
-    return jdbc.inTransaction(
-        "delete published messages",
-        connection -> {
-          try (PreparedStatement statement = connection.prepareStatement(cleanup)) {
-            database.bindInstant(statement, 1, publishedBefore);
-            statement.setInt(2, limit);
-            return statement.executeUpdate();
-          }
-        });
+    int deleted =
+        jdbc.inTransaction(
+            "delete published messages",
+            connection -> {
+              try (PreparedStatement statement = connection.prepareStatement(cleanup)) {
+                database.bindInstant(statement, 1, publishedBefore);
+                statement.setInt(2, limit);
+                return statement.executeUpdate();
+              }
+            });
+    vacuum.changed(deleted);
+    return deleted;
   }
 
   @Override

@@ -1,0 +1,121 @@
+package dev.outbox.hibernate.internal;
+
+import dev.outbox.OutboxOptions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * PostgreSQL: vacuums the outbox table after every {@link OutboxOptions#vacuumThreshold()} rows the
+ * store changed, on a daemon thread of its own, one vacuum at a time.
+ *
+ * <p>Every lease, outcome and deletion leaves a dead row version behind, and its entry in the
+ * pending indexes stays until a vacuum removes it: each claim scan and each fast-path check walks
+ * past them. Autovacuum may be off, and on a large table its cost limit throttles it far below the
+ * rate at which the outbox changes rows (measured: a claim over 1,000,000 published rows cost 2.4
+ * times one over 10,000 with autovacuum off). A manual {@code VACUUM} is not throttled and runs
+ * beside claims and writes without blocking them.
+ *
+ * <p>A vacuum that fails is logged and tried again after the next threshold's worth of changes. One
+ * that PostgreSQL skips because the outbox's database user does not own the table is logged once,
+ * and the table is left to autovacuum from then on.
+ */
+final class TableVacuum {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TableVacuum.class);
+
+  private final ConnectionProvider connections;
+  private final String table;
+  private final long threshold;
+  private final AtomicLong changed = new AtomicLong();
+  private final AtomicBoolean running = new AtomicBoolean();
+  private volatile boolean givenUp;
+
+  /**
+   * A vacuum for the store's table; it never runs when the database is not PostgreSQL or the
+   * threshold is 0.
+   */
+  TableVacuum(ConnectionProvider connections, Database database, OutboxOptions options) {
+    this.connections = connections;
+    this.table = options.outboxTable();
+    this.threshold = database == Database.POSTGRESQL ? options.vacuumThreshold() : 0;
+  }
+
+  /**
+   * Counts rows a committed transaction of the store changed, and starts a vacuum once they add up
+   * to the threshold and none is running.
+   *
+   * @param rows how many rows changed
+   * @return whether it started a vacuum
+   */
+  boolean changed(int rows) {
+    if (threshold <= 0 || givenUp || rows <= 0) {
+      return false;
+    }
+    if (changed.addAndGet(rows) < threshold || !running.compareAndSet(false, true)) {
+      return false;
+    }
+    changed.set(0);
+    Thread thread = new Thread(this::vacuumAndRelease, "outbox-vacuum-" + table);
+    thread.setDaemon(true);
+    thread.start();
+    return true;
+  }
+
+  private void vacuumAndRelease() {
+    try {
+      vacuum();
+    } finally {
+      running.set(false);
+    }
+  }
+
+  /**
+   * Vacuums the table now, on the calling thread.
+   *
+   * @return whether PostgreSQL vacuumed it
+   */
+  boolean vacuum() {
+    long start = System.nanoTime();
+    try {
+      Connection connection = connections.getConnection();
+      try {
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(true); // VACUUM cannot run inside a transaction
+        try (Statement statement = connection.createStatement()) {
+          statement.execute("VACUUM " + table);
+          SQLWarning warning = statement.getWarnings();
+          if (warning != null) {
+            givenUp = true;
+            LOG.warn(
+                "PostgreSQL did not vacuum the outbox table {} ({}); leaving it to autovacuum."
+                    + " Let the outbox's database user own the table, or set"
+                    + " OutboxOptions.vacuumThreshold(0)",
+                table,
+                warning.getMessage());
+            return false;
+          }
+        } finally {
+          connection.setAutoCommit(autoCommit);
+        }
+      } finally {
+        connections.closeConnection(connection);
+      }
+      LOG.debug("Vacuumed {} in {} ms", table, (System.nanoTime() - start) / 1_000_000);
+      return true;
+    } catch (SQLException | RuntimeException e) {
+      LOG.warn(
+          "Vacuuming the outbox table {} failed; trying again after {} more changed rows",
+          table,
+          threshold,
+          e);
+      return false;
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package dev.outbox.hibernate.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.outbox.OutboxMessage;
+import dev.outbox.OutboxOptions;
+import dev.outbox.hibernate.testing.OutboxTable;
+import dev.outbox.hibernate.testing.TestDatabase;
+import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.Outcome;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import javax.sql.DataSource;
+import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The store vacuums the outbox table itself on PostgreSQL once the rows it changed reach {@link
+ * OutboxOptions#vacuumThreshold()}, so that claims do not walk past dead row versions when
+ * autovacuum is off or behind; and it stops trying when PostgreSQL skips the vacuum because the
+ * database user does not own the table.
+ */
+class PostgresVacuumIT {
+
+  private static final String TABLE = "vacuum_outbox";
+  private static final String DEAD = "vacuum_dead_letters";
+  private static final String GUEST = "outbox_vacuum_guest";
+
+  private final DataSource dataSource = TestDatabase.POSTGRESQL.dataSource();
+
+  @BeforeEach
+  void createTable() throws SQLException {
+    TestDatabase.POSTGRESQL.assumeReachable();
+    OutboxTable.drop(dataSource, TABLE, DEAD);
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      for (String ddl : new SchemaManager(Database.POSTGRESQL, options(0)).ddl()) {
+        statement.execute(ddl);
+      }
+      statement.execute(
+          "INSERT INTO "
+              + TABLE
+              + " (id, aggregate_type, aggregate_id, event_type, content_type, payload, headers,"
+              + " occurred_at, created_at, status, attempts, next_attempt_at) SELECT"
+              + " gen_random_uuid(), 'Order', (g % 50)::text, 'e', 'application/json', '{}', '{}',"
+              + " now(), now(), 'PENDING', 0, now() FROM generate_series(1, 300) g");
+    }
+  }
+
+  @AfterEach
+  void dropTableAndRole() throws SQLException {
+    OutboxTable.drop(dataSource, TABLE, DEAD);
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("DROP ROLE IF EXISTS " + GUEST);
+    }
+  }
+
+  @Test
+  void claimsAndOutcomesPastTheThresholdVacuumTheTableAndLeaveNoDeadRows() throws SQLException {
+    // three claims of 50 and their outcomes: 300 changed rows, the last of them by the last record
+    JdbcOutboxStore store =
+        new JdbcOutboxStore(provider(dataSource), Database.POSTGRESQL, options(300));
+    long before = vacuumCount();
+    for (int i = 0; i < 3; i++) {
+      List<OutboxMessage> claimed = store.claim(request());
+      assertThat(claimed).hasSize(50);
+      assertThat(vacuumCount()).isEqualTo(before);
+      store.record(
+          "vacuum-test",
+          claimed.stream()
+              .<Outcome>map(m -> new Outcome.Published(m.id(), Instant.now()))
+              .toList());
+    }
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> vacuumCount() > before);
+    await().atMost(Duration.ofSeconds(30)).until(() -> deadRows() == 0);
+  }
+
+  @Test
+  void belowTheThresholdOrOffOrOnAnotherDatabaseNoVacuumStarts() {
+    ConnectionProvider provider = provider(dataSource);
+    TableVacuum below = new TableVacuum(provider, Database.POSTGRESQL, options(100));
+    assertThat(below.changed(60)).isFalse();
+    assertThat(below.changed(39)).isFalse();
+    assertThat(new TableVacuum(provider, Database.POSTGRESQL, options(0)).changed(1_000)).isFalse();
+    assertThat(new TableVacuum(provider, Database.MARIADB, options(100)).changed(1_000)).isFalse();
+    assertThat(new TableVacuum(provider, Database.H2, options(100)).changed(1_000)).isFalse();
+  }
+
+  @Test
+  void aUserWhoDoesNotOwnTheTableIsSkippedOnceAndNotAskedAgain() throws SQLException {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE ROLE " + GUEST + " LOGIN");
+      statement.execute("GRANT SELECT, UPDATE ON " + TABLE + " TO " + GUEST);
+    }
+    PGSimpleDataSource guest = new PGSimpleDataSource();
+    guest.setURL("jdbc:postgresql://127.0.0.1:5432/test?user=" + GUEST);
+    TableVacuum vacuum = new TableVacuum(provider(guest), Database.POSTGRESQL, options(10));
+
+    assertThat(vacuum.vacuum()).isFalse();
+    assertThat(vacuum.changed(1_000)).isFalse();
+  }
+
+  private static OutboxOptions options(int threshold) {
+    return OutboxOptions.builder()
+        .outboxTable(TABLE)
+        .deadLetterTable(DEAD)
+        .vacuumThreshold(threshold)
+        .build();
+  }
+
+  private static ClaimRequest request() {
+    return new ClaimRequest("vacuum-test", 50, Instant.now(), Duration.ofMinutes(1), true, false);
+  }
+
+  private long vacuumCount() throws SQLException {
+    return statistic("vacuum_count");
+  }
+
+  private long deadRows() throws SQLException {
+    return statistic("n_dead_tup");
+  }
+
+  private long statistic(String column) throws SQLException {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT " + column + " FROM pg_stat_user_tables WHERE relname = '" + TABLE + "'")) {
+      result.next();
+      return result.getLong(1);
+    }
+  }
+
+  /** The store's connections, straight from a data source. */
+  static ConnectionProvider provider(DataSource dataSource) {
+    return new ConnectionProvider() {
+      @Override
+      public Connection getConnection() throws SQLException {
+        return dataSource.getConnection();
+      }
+
+      @Override
+      public void closeConnection(Connection connection) throws SQLException {
+        connection.close();
+      }
+
+      @Override
+      public boolean supportsAggressiveRelease() {
+        return false;
+      }
+
+      @Override
+      public boolean isUnwrappableAs(Class<?> type) {
+        return false;
+      }
+
+      @Override
+      public <T> T unwrap(Class<T> type) {
+        throw new UnsupportedOperationException();
+      }
+    };
+  }
+}
