@@ -2,6 +2,7 @@ package dev.outbox.kafka;
 
 import dev.outbox.OutboxMessage;
 import dev.outbox.PublishException;
+import dev.outbox.kafka.internal.Flusher;
 import dev.outbox.kafka.internal.PipelinedBatch;
 import dev.outbox.kafka.internal.ProducerSettings;
 import dev.outbox.kafka.internal.TopicMetadata;
@@ -26,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * <p>Each message becomes a record on the topic {@link KafkaPublisherOptions#topicFor} gives (by
  * default its aggregate type), keyed by the aggregate id so that one aggregate's events share a
  * partition and keep their order, with the payload's UTF-8 bytes as value and {@link
- * dev.outbox.spi.WireHeaders} as headers. A batch is pipelined: every record is sent, then the
- * acknowledgements are awaited together until the timeout.
+ * dev.outbox.spi.WireHeaders} as headers. A batch is pipelined: every record is sent, the producer
+ * is asked to flush them in one request, and the acknowledgements are awaited together until the
+ * timeout.
  *
  * <p>Timeouts, an unreachable broker, a topic missing from the metadata and every retriable Kafka
  * error are retryable failures; authorization errors, records too large, invalid records and topic
@@ -43,6 +45,7 @@ public final class KafkaEventPublisher implements EventPublisher {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Producer<String, byte[]> producer;
   private volatile TopicMetadata metadata;
+  private volatile Flusher flusher;
 
   /**
    * Checks the configuration. The producer itself is created by the first batch, and created again
@@ -80,7 +83,7 @@ public final class KafkaEventPublisher implements EventPublisher {
       Duration budget = timeout == null || timeout.isNegative() ? Duration.ZERO : timeout;
       Producer<String, byte[]> current = producer();
       List<PublishResult> results =
-          new PipelinedBatch(current, options, metadata, messages, budget).run();
+          new PipelinedBatch(current, options, metadata, flusher, messages, budget).run();
       if (LOG.isDebugEnabled()) {
         long published = results.stream().filter(PublishResult::isPublished).count();
         LOG.debug("Published {} of {} messages to Kafka", published, messages.size());
@@ -113,6 +116,7 @@ public final class KafkaEventPublisher implements EventPublisher {
     if (producer == null) {
       producer = new KafkaProducer<>(producerConfig);
       metadata = new TopicMetadata(producer);
+      flusher = new Flusher(producer);
     }
     return producer;
   }
@@ -124,6 +128,7 @@ public final class KafkaEventPublisher implements EventPublisher {
       if (producer != null) {
         metadata.close();
         producer.close(options.closeTimeout());
+        flusher.close();
       }
       LOG.info("Kafka publisher closed");
     }

@@ -211,8 +211,9 @@ public final class KafkaPublisherOptions {
    * ...). They override the adapter's defaults: {@code max.in.flight.requests.per.connection=1}
    * (raising it, up to 5, sends faster but a retried first write of a new producer to a partition
    * can then be overtaken), {@code request.timeout.ms=10000}, {@code delivery.timeout.ms=30000},
-   * {@code linger.ms=0}: the processor hands over whole batches, and with one request in flight the
-   * records sent while a request is out are batched anyway; a linger would only add latency.
+   * {@code linger.ms=5}: each publish call has its records flushed as soon as they are appended, so
+   * the linger only keeps the producer from sending a call's first record alone, one round trip
+   * ahead of the rest.
    *
    * @return default empty; an unmodifiable map sorted by name
    */

@@ -20,7 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
-/** How the Kafka publisher reports what a real broker refuses, beyond the shared contract. */
+/**
+ * How the Kafka publisher reports what a real broker refuses, and how it sends a call, beyond the
+ * shared contract.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(60)
 class KafkaPublisherFailuresIT {
@@ -142,6 +145,25 @@ class KafkaPublisherFailuresIT {
               assertThat(r.failure().isRetryable()).isTrue();
             });
     assertThat(up).allSatisfy(r -> assertThat(r.isPublished()).as("%s", r.failure()).isTrue());
+  }
+
+  @Test
+  void aCallIsSentAsSoonAsItsRecordsAreAppendedWhateverTheLinger() {
+    String type = TestMessages.aggregateType("flushed");
+    kafka.createTopic(type, 2);
+    // 15 s of linger (at most delivery.timeout.ms - request.timeout.ms): without the call's flush
+    // its records would wait for all of it, three times the call's timeout.
+    publisher = publisher(KafkaPublisherOptions.builder().producerProperty("linger.ms", "15000"));
+    List<OutboxMessage> batch = TestMessages.batch(type, 3, 4);
+
+    List<PublishResult> results = publisher.publish(batch, Duration.ofSeconds(5));
+
+    assertThat(results).allSatisfy(r -> assertThat(r.isPublished()).as("%s", r.failure()).isTrue());
+    try (TestConsumer consumer = new TestConsumer(kafka.bootstrapServers(), type)) {
+      assertThat(consumer.poll(12, Duration.ofSeconds(60)))
+          .extracting(r -> TestConsumer.headers(r).get(WireHeaders.MESSAGE_ID))
+          .containsExactlyInAnyOrderElementsOf(batch.stream().map(m -> m.id().toString()).toList());
+    }
   }
 
   private KafkaEventPublisher publisher(KafkaPublisherOptions.Builder builder) {

@@ -21,15 +21,16 @@ import org.apache.kafka.common.errors.TimeoutException;
 
 /**
  * One batch, pipelined: route every message, make sure the topics are known, send every record,
- * then wait for the acknowledgements together until the deadline. A message of an aggregate whose
- * earlier message in the batch could not be sent is held back (a retryable failure), so that a
- * later event never overtakes an earlier one.
+ * have them flushed in one request, then wait for the acknowledgements together until the deadline.
+ * A message of an aggregate whose earlier message in the batch could not be sent is held back (a
+ * retryable failure), so that a later event never overtakes an earlier one.
  */
 public final class PipelinedBatch {
 
   private final Producer<String, byte[]> producer;
   private final KafkaPublisherOptions options;
   private final TopicMetadata metadata;
+  private final Flusher flusher;
   private final List<OutboxMessage> messages;
   private final long deadlineNanos;
   private final Duration timeout;
@@ -43,6 +44,7 @@ public final class PipelinedBatch {
    * @param producer the idempotent producer
    * @param options routing
    * @param metadata the topic lookups
+   * @param flusher sends what the batch appended at once
    * @param messages the batch in position order
    * @param timeout how long the whole batch may take
    */
@@ -50,11 +52,13 @@ public final class PipelinedBatch {
       Producer<String, byte[]> producer,
       KafkaPublisherOptions options,
       TopicMetadata metadata,
+      Flusher flusher,
       List<OutboxMessage> messages,
       Duration timeout) {
     this.producer = producer;
     this.options = options;
     this.metadata = metadata;
+    this.flusher = flusher;
     this.messages = messages;
     this.timeout = timeout;
     this.deadlineNanos = System.nanoTime() + Math.max(0, timeout.toNanos());
@@ -72,6 +76,7 @@ public final class PipelinedBatch {
     route();
     Map<String, Throwable> missing = new HashMap<>(metadata.check(distinctTopics(), deadlineNanos));
     send(missing);
+    flusher.request();
     List<PublishResult> results = new ArrayList<>(messages.size());
     for (int i = 0; i < messages.size(); i++) {
       results.add(result(i));

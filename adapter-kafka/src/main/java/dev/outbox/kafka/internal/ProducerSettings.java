@@ -21,14 +21,16 @@ public final class ProducerSettings {
    * connection: with more, a first write of a new producer id to a partition that fails retriably
    * (NOT_LEADER right after a leader change or topic creation, a dropped connection) can be
    * overtaken by the next in-flight batch, because a broker accepts any first sequence number from
-   * a producer it has no state for; seen on a real broker in this module's tests.
+   * a producer it has no state for; seen on a real broker in this module's tests. A linger, so that
+   * the sender does not take a call's first record alone: each call asks for a flush once all its
+   * records are appended ({@link Flusher}), and they go in one request without waiting for it.
    */
   static final Map<String, String> OVERRIDABLE_DEFAULTS =
       Map.of(
           ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1",
           ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
           ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000",
-          ProducerConfig.LINGER_MS_CONFIG, "0",
+          ProducerConfig.LINGER_MS_CONFIG, "5",
           ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "100",
           ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "1000",
           ProducerConfig.METADATA_MAX_AGE_CONFIG, "60000");

@@ -82,7 +82,7 @@ public final class KafkaBench implements AutoCloseable {
 
   /**
    * The bare producer with the adapter's settings ({@link ProducerSettings#producerConfig}:
-   * acks=all, idempotence, one request in flight, linger 0) sending the same records ({@link
+   * acks=all, idempotence, one request in flight, linger 5 ms) sending the same records ({@link
    * RecordMapper}) all at once and waiting for every acknowledgement.
    *
    * @param records how many

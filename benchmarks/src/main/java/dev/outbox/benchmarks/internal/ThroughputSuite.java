@@ -14,7 +14,7 @@ import java.util.function.ToDoubleFunction;
 public final class ThroughputSuite {
 
   private static final String KAFKA_BOUND =
-      "bare producer with the adapter's settings: 1 request in flight, linger 0";
+      "bare producer with the adapter's settings: 1 request in flight, linger 5 ms";
 
   private final Scale scale;
   private final BenchDatabase db;
