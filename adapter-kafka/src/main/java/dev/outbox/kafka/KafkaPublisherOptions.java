@@ -377,6 +377,7 @@ public final class KafkaPublisherOptions {
      * @return the immutable options
      */
     public KafkaPublisherOptions build() {
+      ProducerSettings.checkTimeouts(producerProperties);
       return new KafkaPublisherOptions(this);
     }
 

@@ -96,6 +96,22 @@ class KafkaPublisherOptionsTest {
   }
 
   @Test
+  void aLingerThatTheDeliveryTimeoutDoesNotCoverFailsAtBuildNotAtTheFirstPublish() {
+    KafkaPublisherOptions.Builder builder =
+        KafkaPublisherOptions.builder().producerProperty("linger.ms", "25000");
+
+    assertThatThrownBy(builder::build)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "producer property delivery.timeout.ms (30000) must be at least linger.ms (25000)"
+                + " + request.timeout.ms (10000)");
+    builder.producerProperty("delivery.timeout.ms", "35000").build();
+    assertThatThrownBy(
+            () -> KafkaPublisherOptions.builder().producerProperty("linger.ms", "soon").build())
+        .hasMessage("producer property linger.ms must be a number, but was soon");
+  }
+
+  @Test
   void producerPropertiesOwnedByAnOptionNameThatOption() {
     KafkaPublisherOptions.Builder builder = KafkaPublisherOptions.builder();
 

@@ -103,6 +103,35 @@ public final class ProducerSettings {
     }
   }
 
+  /**
+   * Checks what the Kafka client only checks when it creates the producer, at the first publish:
+   * that {@code delivery.timeout.ms} covers {@code linger.ms} plus {@code request.timeout.ms}, with
+   * the adapter's defaults for those not set.
+   *
+   * @param properties the pass-through properties
+   * @throws IllegalArgumentException naming the three values
+   */
+  public static void checkTimeouts(Map<String, String> properties) {
+    long linger = effective(properties, ProducerConfig.LINGER_MS_CONFIG);
+    long request = effective(properties, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG);
+    long delivery = effective(properties, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG);
+    if (delivery < linger + request) {
+      throw new IllegalArgumentException(
+          "producer property delivery.timeout.ms ("
+              + delivery
+              + ") must be at least linger.ms ("
+              + linger
+              + ") + request.timeout.ms ("
+              + request
+              + ")");
+    }
+  }
+
+  private static long effective(Map<String, String> properties, String name) {
+    String value = properties.getOrDefault(name, OVERRIDABLE_DEFAULTS.get(name)).trim();
+    return parseInt(name, value);
+  }
+
   private static int parseInt(String name, String value) {
     try {
       return Integer.parseInt(value);
