@@ -16,6 +16,11 @@ import dev.outbox.spi.ClaimRequest;
 import dev.outbox.spi.OutboxStore;
 import dev.outbox.spi.Outcome;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -129,6 +134,49 @@ abstract class AbstractOutboxStoreIT {
           .containsExactly("order.placed", "Noted");
     }
     assertThat(claim("b", now, 10)).as("leased messages are nobody else's").isEmpty();
+  }
+
+  @Test
+  void aRowLockedElsewhereHoldsBackTheRestOfItsAggregateAndLeavesItUnleased() throws Exception {
+    List<String> aggregates = write(2, 3);
+    String held = aggregates.get(0);
+    String free = aggregates.get(1);
+    long firstOfHeld =
+        outbox.rows().stream()
+            .filter(r -> r.aggregateId().equals(held))
+            .findFirst()
+            .orElseThrow()
+            .position();
+    Instant now = now();
+
+    try (Connection other = database.dataSource().getConnection()) {
+      other.setAutoCommit(false);
+      try (PreparedStatement lock =
+          other.prepareStatement("SELECT id FROM " + TABLE + " WHERE position = ? FOR UPDATE")) {
+        lock.setLong(1, firstOfHeld);
+        lock.executeQuery().close();
+      }
+
+      List<OutboxMessage> claimed = claim("a", now, 10);
+
+      assertThat(claimed).extracting(OutboxMessage::aggregateId).containsExactly(free, free, free);
+      assertThat(leasedRows()).as("only what was claimed is leased").isEqualTo(3);
+      other.rollback();
+    }
+    assertThat(claim("b", now, 10))
+        .extracting(OutboxMessage::aggregateId)
+        .containsExactly(held, held, held);
+  }
+
+  private long leasedRows() throws SQLException {
+    try (Connection connection = database.dataSource().getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT COUNT(*) FROM " + TABLE + " WHERE claimed_by IS NOT NULL")) {
+      result.next();
+      return result.getLong(1);
+    }
   }
 
   @Test

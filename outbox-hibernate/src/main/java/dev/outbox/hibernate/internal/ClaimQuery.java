@@ -32,7 +32,10 @@ import java.util.UUID;
  *
  * The kept rows get the lease; the rest are unlocked at commit. The non-locking read matters on
  * MariaDB, where a subquery inside a locking read with {@code SKIP LOCKED} would skip the very rows
- * it must see.
+ * it must see. On PostgreSQL the locking read and the lease are one {@code UPDATE ... RETURNING}
+ * over the rows the locking subquery took (one statement and one row version less per row, about a
+ * tenth of a claim's time); the rare rows leased there that follow a row it could not lock, of the
+ * same aggregate, get their lease taken back before the commit.
  */
 final class ClaimQuery {
 
@@ -43,6 +46,8 @@ final class ClaimQuery {
   private final String holdClause;
   private final String lockPrefix;
   private final String leasePrefix;
+  private final String lockAndLease;
+  private final String unlease;
 
   ClaimQuery(Database database, OutboxOptions options) {
     this.database = database;
@@ -80,6 +85,17 @@ final class ClaimQuery {
             + " WHERE status = 'PENDING' AND next_attempt_at <= ?"
             + " AND (claimed_until IS NULL OR claimed_until <= ?) AND ";
     this.leasePrefix = "UPDATE " + table + " SET claimed_by = ?, claimed_until = ? WHERE ";
+    // ARRAY(...) locks the candidates once, then updates them through the primary key.
+    this.lockAndLease =
+        leasePrefix
+            + "id = ANY(ARRAY(SELECT id FROM "
+            + table
+            + " WHERE status = 'PENDING' AND next_attempt_at <= ?"
+            + " AND (claimed_until IS NULL OR claimed_until <= ?) AND id = ANY(?)"
+            + " FOR UPDATE SKIP LOCKED)) RETURNING "
+            + MessageRows.COLUMNS;
+    this.unlease =
+        "UPDATE " + table + " SET claimed_by = NULL, claimed_until = NULL WHERE id = ANY(?)";
   }
 
   private record Candidate(UUID id, long position, String aggregate) {}
@@ -89,6 +105,9 @@ final class ClaimQuery {
     List<Candidate> candidates = scan(connection, request);
     if (candidates.isEmpty()) {
       return List.of();
+    }
+    if (database == Database.POSTGRESQL) {
+      return lockAndLease(connection, request, candidates);
     }
     Map<UUID, OutboxMessage> locked = lock(connection, request, candidates);
     List<OutboxMessage> claimed =
@@ -153,6 +172,38 @@ final class ClaimQuery {
       }
       return locked;
     }
+  }
+
+  /** PostgreSQL: locks and leases in one statement, then gives back what does not belong. */
+  private List<OutboxMessage> lockAndLease(
+      Connection connection, ClaimRequest request, List<Candidate> candidates) throws SQLException {
+    Map<UUID, OutboxMessage> leased = new HashMap<>();
+    try (PreparedStatement statement = connection.prepareStatement(lockAndLease)) {
+      statement.setString(1, request.instanceId());
+      database.bindInstant(statement, 2, request.leaseUntil());
+      database.bindInstant(statement, 3, request.now());
+      database.bindInstant(statement, 4, request.now());
+      database.bindIds(statement, 5, candidates.stream().map(Candidate::id).toList());
+      try (ResultSet result = statement.executeQuery()) {
+        while (result.next()) {
+          OutboxMessage message = rows.read(result);
+          leased.put(message.id(), message);
+        }
+      }
+    }
+    List<OutboxMessage> claimed =
+        request.orderedPerAggregate()
+            ? prefixes(candidates, leased)
+            : new ArrayList<>(leased.values());
+    if (claimed.size() < leased.size()) {
+      claimed.forEach(message -> leased.remove(message.id()));
+      try (PreparedStatement statement = connection.prepareStatement(unlease)) {
+        database.bindIds(statement, 1, leased.keySet());
+        statement.executeUpdate();
+      }
+    }
+    claimed.sort(Comparator.comparingLong(OutboxMessage::position));
+    return claimed;
   }
 
   /** Per aggregate, the candidates up to the first one that could not be locked. */
