@@ -42,7 +42,7 @@ public record Scale(
           1_000,
           600,
           2_000,
-          Duration.ofSeconds(5),
+          Duration.ofSeconds(20),
           Duration.ofSeconds(30),
           10_000,
           1_000_000,
