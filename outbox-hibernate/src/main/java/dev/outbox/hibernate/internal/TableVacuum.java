@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * PostgreSQL: vacuums the outbox table after every {@link OutboxOptions#vacuumThreshold()} rows the
- * store changed, on a daemon thread of its own, one vacuum at a time.
+ * store changed, and when a claim finds nothing to do after at least a tenth of that, on a daemon
+ * thread of its own, one vacuum at a time.
  *
  * <p>Every lease, outcome and deletion leaves a dead row version behind, and its entry in the
  * pending indexes stays until a vacuum removes it: each claim scan and each fast-path check walks
@@ -58,7 +59,25 @@ final class TableVacuum {
     if (threshold <= 0 || givenUp || rows <= 0) {
       return false;
     }
-    if (changed.addAndGet(rows) < threshold || !running.compareAndSet(false, true)) {
+    return changed.addAndGet(rows) >= threshold && start();
+  }
+
+  /**
+   * Starts a vacuum when a claim found nothing to do and at least a tenth of the threshold changed
+   * since the last one: the rows of a burst that ended below the threshold would otherwise stay
+   * dead in the pending indexes, for the next burst's claims to walk past.
+   *
+   * @return whether it started a vacuum
+   */
+  boolean idle() {
+    if (threshold <= 0 || givenUp || changed.get() < Math.max(1, threshold / 10)) {
+      return false;
+    }
+    return start();
+  }
+
+  private boolean start() {
+    if (!running.compareAndSet(false, true)) {
       return false;
     }
     changed.set(0);

@@ -87,12 +87,33 @@ class PostgresVacuumIT {
   }
 
   @Test
+  void aClaimThatFindsNothingAfterATenthOfTheThresholdVacuums() throws SQLException {
+    JdbcOutboxStore store =
+        new JdbcOutboxStore(provider(dataSource), Database.POSTGRESQL, options(1_000));
+    long before = vacuumCount();
+    List<OutboxMessage> claimed;
+    while (!(claimed = store.claim(request())).isEmpty()) {
+      store.record(
+          "vacuum-test",
+          claimed.stream()
+              .<Outcome>map(m -> new Outcome.Published(m.id(), Instant.now()))
+              .toList());
+    }
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> vacuumCount() > before);
+    await().atMost(Duration.ofSeconds(30)).until(() -> deadRows() == 0);
+  }
+
+  @Test
   void belowTheThresholdOrOffOrOnAnotherDatabaseNoVacuumStarts() {
     ConnectionProvider provider = provider(dataSource);
     TableVacuum below = new TableVacuum(provider, Database.POSTGRESQL, options(100));
+    assertThat(below.changed(9)).isFalse();
+    assertThat(below.idle()).as("nine changed rows are not a tenth of 100").isFalse();
     assertThat(below.changed(60)).isFalse();
-    assertThat(below.changed(39)).isFalse();
+    assertThat(below.changed(30)).isFalse();
     assertThat(new TableVacuum(provider, Database.POSTGRESQL, options(0)).changed(1_000)).isFalse();
+    assertThat(new TableVacuum(provider, Database.POSTGRESQL, options(0)).idle()).isFalse();
     assertThat(new TableVacuum(provider, Database.MARIADB, options(100)).changed(1_000)).isFalse();
     assertThat(new TableVacuum(provider, Database.H2, options(100)).changed(1_000)).isFalse();
   }
