@@ -165,6 +165,16 @@ public final class BenchDatabase implements AutoCloseable {
   }
 
   /**
+   * Runs a query that returns one text.
+   *
+   * @param sql a query returning one value
+   * @return the value, {@code null} when it is NULL
+   */
+  public String text(String sql) {
+    return queryString(sql);
+  }
+
+  /**
    * What the outbox table holds that is not published, for a failure message: per status, the
    * count, the attempts, the lease and the newest error.
    *

@@ -35,6 +35,15 @@ public final class DbCeiling {
             + " (LIKE "
             + BenchDatabase.OUTBOX
             + " INCLUDING ALL)");
+    // LIKE copies columns and indexes but not storage parameters (fillfactor, autovacuum).
+    String parameters =
+        db.text(
+            "SELECT array_to_string(reloptions, ', ') FROM pg_class WHERE oid = '"
+                + BenchDatabase.OUTBOX
+                + "'::regclass");
+    if (parameters != null && !parameters.isEmpty()) {
+      db.execute("ALTER TABLE " + BenchDatabase.CEILING + " SET (" + parameters + ")");
+    }
   }
 
   /**
