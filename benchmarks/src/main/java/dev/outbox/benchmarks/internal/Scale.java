@@ -40,7 +40,7 @@ public record Scale(
           100_000,
           10_000,
           1_000,
-          600,
+          2_000,
           2_000,
           Duration.ofSeconds(20),
           Duration.ofSeconds(30),
