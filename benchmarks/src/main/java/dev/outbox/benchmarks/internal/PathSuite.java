@@ -12,7 +12,8 @@ import java.util.List;
  */
 public final class PathSuite {
 
-  private static final int LOW_RATE = 200;
+  /** Diagnostic rates: where the latency's knee is, and its floor without load. */
+  private static final int[] LOWER_RATES = {1_000, 200};
 
   private final Scale scale;
   private final BenchDatabase db;
@@ -113,20 +114,26 @@ public final class PathSuite {
         "latency_listener_p50_ms", ThroughputSuite.median(rounds, r -> r[3]), "ms", "", listener);
     figures.add(
         "latency_listener_p99_ms", ThroughputSuite.median(rounds, r -> r[4]), "ms", "", listener);
-    System.out.println(
-        "  latency at " + LOW_RATE + " events/s (diagnostic: the floor without load)");
-    Latency.Result low =
+    for (int rate : LOWER_RATES) {
+      latencyAt(latency, rate);
+    }
+  }
+
+  /** One shorter run at a lower rate, as a diagnostic. */
+  private void latencyAt(Latency latency, int rate) {
+    System.out.println("  latency at " + rate + " events/s (diagnostic)");
+    Latency.Result result =
         latency
             .run(
                 kafka.publisher(),
-                LOW_RATE,
+                rate,
                 Duration.ofSeconds(1),
                 1,
                 scale.latencyLength().dividedBy(3))
             .get(0);
-    String diagnostic = "diagnostic: same at " + LOW_RATE + " events/s, one run";
-    figures.add("latency_p50_ms_at_200_per_s", low.p50(), "ms", "", diagnostic);
-    figures.add("latency_p99_ms_at_200_per_s", low.p99(), "ms", "", diagnostic);
+    String diagnostic = "diagnostic: same at " + rate + " events/s, one run";
+    figures.add("latency_p50_ms_at_" + rate + "_per_s", result.p50(), "ms", "", diagnostic);
+    figures.add("latency_p99_ms_at_" + rate + "_per_s", result.p99(), "ms", "", diagnostic);
   }
 
   /** One claim with few and with many published rows kept, and the large drain in between. */
