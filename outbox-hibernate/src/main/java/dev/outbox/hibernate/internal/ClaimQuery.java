@@ -106,19 +106,21 @@ final class ClaimQuery {
     if (candidates.isEmpty()) {
       return List.of();
     }
-    if (database == Database.POSTGRESQL) {
-      return lockAndLease(connection, request, candidates);
-    }
-    Map<UUID, OutboxMessage> locked = lock(connection, request, candidates);
+    boolean leasedWhileLocking = database == Database.POSTGRESQL;
+    Map<UUID, OutboxMessage> locked =
+        leasedWhileLocking
+            ? lockAndLease(connection, request, candidates)
+            : lock(connection, request, candidates);
     List<OutboxMessage> claimed =
         request.orderedPerAggregate()
             ? prefixes(candidates, locked)
             : new ArrayList<>(locked.values());
-    if (claimed.isEmpty()) {
-      return List.of();
+    if (leasedWhileLocking) {
+      unleaseTheRest(connection, locked, claimed);
+    } else if (!claimed.isEmpty()) {
+      lease(connection, request, claimed);
     }
     claimed.sort(Comparator.comparingLong(OutboxMessage::position));
-    lease(connection, request, claimed);
     return claimed;
   }
 
@@ -163,47 +165,47 @@ final class ClaimQuery {
       database.bindInstant(statement, 1, request.now());
       database.bindInstant(statement, 2, request.now());
       database.bindIds(statement, 3, candidates.stream().map(Candidate::id).toList());
-      Map<UUID, OutboxMessage> locked = new HashMap<>();
-      try (ResultSet result = statement.executeQuery()) {
-        while (result.next()) {
-          OutboxMessage message = rows.read(result);
-          locked.put(message.id(), message);
-        }
-      }
-      return locked;
+      return messagesById(statement);
     }
   }
 
-  /** PostgreSQL: locks and leases in one statement, then gives back what does not belong. */
-  private List<OutboxMessage> lockAndLease(
+  /** PostgreSQL: locks the candidates and leases them in one statement. */
+  private Map<UUID, OutboxMessage> lockAndLease(
       Connection connection, ClaimRequest request, List<Candidate> candidates) throws SQLException {
-    Map<UUID, OutboxMessage> leased = new HashMap<>();
     try (PreparedStatement statement = connection.prepareStatement(lockAndLease)) {
       statement.setString(1, request.instanceId());
       database.bindInstant(statement, 2, request.leaseUntil());
       database.bindInstant(statement, 3, request.now());
       database.bindInstant(statement, 4, request.now());
       database.bindIds(statement, 5, candidates.stream().map(Candidate::id).toList());
-      try (ResultSet result = statement.executeQuery()) {
-        while (result.next()) {
-          OutboxMessage message = rows.read(result);
-          leased.put(message.id(), message);
-        }
+      return messagesById(statement);
+    }
+  }
+
+  /** Takes back the lease of what {@link #lockAndLease} leased but the claim does not keep. */
+  private void unleaseTheRest(
+      Connection connection, Map<UUID, OutboxMessage> leased, List<OutboxMessage> claimed)
+      throws SQLException {
+    if (claimed.size() == leased.size()) {
+      return;
+    }
+    Set<UUID> rest = new HashSet<>(leased.keySet());
+    claimed.forEach(message -> rest.remove(message.id()));
+    try (PreparedStatement statement = connection.prepareStatement(unlease)) {
+      database.bindIds(statement, 1, rest);
+      statement.executeUpdate();
+    }
+  }
+
+  private Map<UUID, OutboxMessage> messagesById(PreparedStatement statement) throws SQLException {
+    Map<UUID, OutboxMessage> messages = new HashMap<>();
+    try (ResultSet result = statement.executeQuery()) {
+      while (result.next()) {
+        OutboxMessage message = rows.read(result);
+        messages.put(message.id(), message);
       }
     }
-    List<OutboxMessage> claimed =
-        request.orderedPerAggregate()
-            ? prefixes(candidates, leased)
-            : new ArrayList<>(leased.values());
-    if (claimed.size() < leased.size()) {
-      claimed.forEach(message -> leased.remove(message.id()));
-      try (PreparedStatement statement = connection.prepareStatement(unlease)) {
-        database.bindIds(statement, 1, leased.keySet());
-        statement.executeUpdate();
-      }
-    }
-    claimed.sort(Comparator.comparingLong(OutboxMessage::position));
-    return claimed;
+    return messages;
   }
 
   /** Per aggregate, the candidates up to the first one that could not be locked. */
