@@ -16,7 +16,9 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
+import org.hibernate.engine.jdbc.connections.internal.DataSourceConnectionProvider;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -164,33 +166,11 @@ class PostgresVacuumIT {
     }
   }
 
-  /** The store's connections, straight from a data source. */
+  /** The store's connections, straight from a data source, through Hibernate's own provider. */
   static ConnectionProvider provider(DataSource dataSource) {
-    return new ConnectionProvider() {
-      @Override
-      public Connection getConnection() throws SQLException {
-        return dataSource.getConnection();
-      }
-
-      @Override
-      public void closeConnection(Connection connection) throws SQLException {
-        connection.close();
-      }
-
-      @Override
-      public boolean supportsAggressiveRelease() {
-        return false;
-      }
-
-      @Override
-      public boolean isUnwrappableAs(Class<?> type) {
-        return false;
-      }
-
-      @Override
-      public <T> T unwrap(Class<T> type) {
-        throw new UnsupportedOperationException();
-      }
-    };
+    DataSourceConnectionProvider provider = new DataSourceConnectionProvider();
+    provider.setDataSource(dataSource);
+    provider.configure(Map.of());
+    return provider;
   }
 }
