@@ -126,9 +126,7 @@ public final class BenchDatabase implements AutoCloseable {
    * @return {@code on} or {@code off}
    */
   public String fsync() {
-    return queryString("SHOW fsync")
-        + ", synchronous_commit="
-        + queryString("SHOW synchronous_commit");
+    return text("SHOW fsync") + ", synchronous_commit=" + text("SHOW synchronous_commit");
   }
 
   /**
@@ -137,7 +135,7 @@ public final class BenchDatabase implements AutoCloseable {
    * @return for example {@code PostgreSQL 15.14 ...}
    */
   public String version() {
-    return queryString("SELECT version()");
+    return text("SELECT version()");
   }
 
   /**
@@ -161,17 +159,7 @@ public final class BenchDatabase implements AutoCloseable {
    * @return the number
    */
   public long count(String sql) {
-    return Long.parseLong(queryString(sql));
-  }
-
-  /**
-   * Runs a query that returns one text.
-   *
-   * @param sql a query returning one value
-   * @return the value, {@code null} when it is NULL
-   */
-  public String text(String sql) {
-    return queryString(sql);
+    return Long.parseLong(text(sql));
   }
 
   /**
@@ -181,7 +169,7 @@ public final class BenchDatabase implements AutoCloseable {
    * @return one line
    */
   public String unpublishedSummary() {
-    return queryString(
+    return text(
         "SELECT coalesce(string_agg(line, '; '), 'none') FROM (SELECT status || ' x' || count(*)"
             + " || ' attempts<=' || max(attempts) || ' leased_by=' || coalesce(max(claimed_by), '-')"
             + " || ' until=' || coalesce(max(claimed_until)::text, '-') || ' now=' || now()::text"
@@ -190,7 +178,13 @@ public final class BenchDatabase implements AutoCloseable {
             + " WHERE status <> 'PUBLISHED' GROUP BY status) s");
   }
 
-  private String queryString(String sql) {
+  /**
+   * Runs a query that returns one text.
+   *
+   * @param sql a query returning one value
+   * @return the value, {@code null} when it is NULL
+   */
+  public String text(String sql) {
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement();
         ResultSet result = statement.executeQuery(sql)) {
