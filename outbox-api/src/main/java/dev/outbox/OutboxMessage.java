@@ -11,9 +11,8 @@ import java.util.UUID;
  *
  * @param id the message id: time-ordered (UUIDv7), the broker's message id and the consumers'
  *     idempotency key
- * @param position the order in which the database stored it; per-aggregate order follows it. 0 for
- *     a message published from memory on the fast path ({@link OutboxOptions#leaseOnWrite()}),
- *     whose position is not read back after the insert
+ * @param seq the message's place in its aggregate's stream: 1, 2, 3, ... without gaps, in the order
+ *     the writing transactions committed; per-aggregate order follows it
  * @param aggregateType the type of the aggregate that raised the event
  * @param aggregateId the id of that aggregate: the ordering and partitioning key
  * @param eventType the logical event name
@@ -26,7 +25,7 @@ import java.util.UUID;
  */
 public record OutboxMessage(
     UUID id,
-    long position,
+    long seq,
     String aggregateType,
     String aggregateId,
     String eventType,
@@ -71,7 +70,7 @@ public record OutboxMessage(
   public OutboxMessage withAttempts(int attempts) {
     return new OutboxMessage(
         id,
-        position,
+        seq,
         aggregateType,
         aggregateId,
         eventType,
@@ -87,8 +86,8 @@ public record OutboxMessage(
   public String toString() {
     return "OutboxMessage[id="
         + id
-        + ", position="
-        + position
+        + ", seq="
+        + seq
         + ", aggregate="
         + aggregateType
         + '/'

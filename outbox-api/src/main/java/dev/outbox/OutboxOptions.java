@@ -154,12 +154,41 @@ public final class OutboxOptions {
   }
 
   /**
-   * The table holding pending and published messages.
+   * The append-only table holding the messages, pending and delivered.
    *
    * @return default {@value #DEFAULT_OUTBOX_TABLE}
    */
   public String outboxTable() {
     return outboxTable;
+  }
+
+  /**
+   * The table holding one head per aggregate (write sequence, delivery cursor, lease), named after
+   * {@link #outboxTable()}: a trailing {@code _messages} becomes {@code _heads}, any other name
+   * gets {@code _heads} appended.
+   *
+   * @return default {@code outbox_heads}
+   */
+  public String headTable() {
+    return derivedName("_heads");
+  }
+
+  /**
+   * The view of delivered messages (those at or before their head's cursor), for operators and
+   * tests, named like {@link #headTable()} with {@code _published}.
+   *
+   * @return default {@code outbox_published}
+   */
+  public String publishedView() {
+    return derivedName("_published");
+  }
+
+  private String derivedName(String suffix) {
+    String base =
+        outboxTable.endsWith("_messages")
+            ? outboxTable.substring(0, outboxTable.length() - "_messages".length())
+            : outboxTable;
+    return base + suffix;
   }
 
   /**
@@ -764,7 +793,19 @@ public final class OutboxOptions {
         throw new IllegalArgumentException(
             "deadLetterTable must differ from outboxTable, but both were " + outboxTable);
       }
-      return new OutboxOptions(this);
+      OutboxOptions options = new OutboxOptions(this);
+      if (deadLetterTable.equalsIgnoreCase(options.headTable())
+          || deadLetterTable.equalsIgnoreCase(options.publishedView())) {
+        throw new IllegalArgumentException(
+            "deadLetterTable must differ from the head table and the published view derived from"
+                + " outboxTable ("
+                + options.headTable()
+                + ", "
+                + options.publishedView()
+                + "), but was "
+                + deadLetterTable);
+      }
+      return options;
     }
 
     private static String tableName(String field, String name) {

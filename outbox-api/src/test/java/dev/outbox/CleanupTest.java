@@ -14,7 +14,10 @@ import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Cleanup deletes published messages past the retention, in bounded batches, and nothing else. */
+/**
+ * Cleanup deletes delivered messages (behind their head's cursor) written longer ago than the
+ * retention, in bounded batches, then heads left with nothing; and nothing else.
+ */
 class CleanupTest {
 
   private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
@@ -38,7 +41,7 @@ class CleanupTest {
   }
 
   @Test
-  void publishedMessagesAreDeletedOnlyOnceOlderThanTheRetention() {
+  void deliveredMessagesAreDeletedOnlyOnceWrittenLongerAgoThanTheRetention() {
     Outbox outbox = outbox(OutboxOptions.builder().retention(Duration.ofHours(1)));
     store.add("Order", "o-1", "order.placed");
     store.add("Order", "o-2", "order.placed");
@@ -53,6 +56,39 @@ class CleanupTest {
 
     assertThat(store.count(Status.PUBLISHED)).isZero();
     assertThat(store.row(failing.id())).as("pending messages are never deleted").isPresent();
+    assertThat(store.head("Order", "o-1")).as("an idle head with no message left").isEmpty();
+    assertThat(store.head("Order", "o-3")).as("a head with a message waiting").isPresent();
+  }
+
+  @Test
+  void aDeliveredMessageIsDeletedByWhenItWasWrittenNotByWhenItWasDelivered() {
+    Outbox outbox = outbox(OutboxOptions.builder().retention(Duration.ofHours(1)));
+    OutboxMessage message = store.add("Order", "o-1", "order.placed");
+    clock.advance(Duration.ofMinutes(61));
+    outbox.runOnce();
+
+    assertThat(outbox.cleanUpOnce()).isEqualTo(1);
+    assertThat(store.row(message.id())).isEmpty();
+  }
+
+  @Test
+  void messagesBehindAHeadHeldOnADeadLetterAreNotDeleted() {
+    Outbox outbox =
+        outbox(
+            OutboxOptions.builder()
+                .retention(Duration.ZERO)
+                .maxAttempts(1)
+                .holdAggregateOnDeadLetter(true));
+    OutboxMessage dead = store.add("Order", "o-1", "order.placed");
+    OutboxMessage waiting = store.add("Order", "o-1", "order.paid");
+    publisher.forMessage(dead.id(), Result.PERMANENT_FAILURE);
+    outbox.runOnce();
+    clock.advance(Duration.ofMillis(1));
+
+    assertThat(outbox.cleanUpOnce()).isZero();
+    assertThat(store.row(dead.id())).isPresent();
+    assertThat(store.row(waiting.id())).isPresent();
+    assertThat(store.head("Order", "o-1").orElseThrow().held()).isTrue();
   }
 
   @Test

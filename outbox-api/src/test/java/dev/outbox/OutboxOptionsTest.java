@@ -89,6 +89,23 @@ class OutboxOptionsTest {
   }
 
   @Test
+  void headTableAndPublishedViewAreNamedAfterTheOutboxTable() {
+    OutboxOptions defaults = OutboxOptions.defaults();
+    assertThat(defaults.headTable()).isEqualTo("outbox_heads");
+    assertThat(defaults.publishedView()).isEqualTo("outbox_published");
+    OutboxOptions custom = OutboxOptions.builder().outboxTable("app.events").build();
+    assertThat(custom.headTable()).isEqualTo("app.events_heads");
+    assertThat(custom.publishedView()).isEqualTo("app.events_published");
+  }
+
+  @Test
+  void aDeadLetterTableNamedLikeTheHeadTableFailsAtBuild() {
+    assertThatThrownBy(() -> OutboxOptions.builder().deadLetterTable("outbox_heads").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("deadLetterTable must differ from the head table");
+  }
+
+  @Test
   void sameTableForOutboxAndDeadLettersFailsAtBuild() {
     assertThatThrownBy(() -> OutboxOptions.builder().outboxTable("t").deadLetterTable("T").build())
         .hasMessageContaining("deadLetterTable must differ from outboxTable");

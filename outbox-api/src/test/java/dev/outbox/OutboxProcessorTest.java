@@ -48,14 +48,16 @@ class OutboxProcessorTest {
 
     InMemoryOutboxStore.Row row = store.row(message.id()).orElseThrow();
     assertThat(row.status()).isEqualTo(Status.PUBLISHED);
-    assertThat(row.publishedAt()).isEqualTo(T0);
+    InMemoryOutboxStore.Head head = store.head("Order", "o-1").orElseThrow();
+    assertThat(head.deliveredSeq()).isEqualTo(message.seq());
+    assertThat(head.claimedBy()).as("released once nothing is left").isNull();
     assertThat(publisher.acknowledged())
         .extracting(OutboxMessage::id)
         .containsExactly(message.id());
   }
 
   @Test
-  void wholeBatchIsPublishedInOneCallAndInPositionOrder() {
+  void wholeBatchIsPublishedInOneCallInTheOrderItsAggregatesBecameDue() {
     OutboxMessage a = store.add("Order", "o-1", "order.placed");
     OutboxMessage b = store.add("Order", "o-2", "order.placed");
     OutboxMessage c = store.add("Order", "o-3", "order.placed");
@@ -98,7 +100,10 @@ class OutboxProcessorTest {
 
     outbox.runOnce();
 
-    assertThat(store.row(message.id())).isEmpty();
+    assertThat(store.row(message.id()).orElseThrow().status()).isEqualTo(Status.DEAD_LETTERED);
+    assertThat(store.head("Order", "o-1").orElseThrow().deliveredSeq())
+        .as("the cursor moved past it")
+        .isEqualTo(message.seq());
     DeadLetter letter = store.deadLetter(message.id()).orElseThrow();
     assertThat(letter.message().attempts()).isEqualTo(1);
     assertThat(letter.deadLetteredAt()).isEqualTo(T0);
@@ -117,7 +122,7 @@ class OutboxProcessorTest {
     clock.advance(DELAY);
     outbox.runOnce();
 
-    assertThat(store.row(message.id())).isEmpty();
+    assertThat(store.row(message.id()).orElseThrow().status()).isEqualTo(Status.DEAD_LETTERED);
     assertThat(store.deadLetter(message.id()).orElseThrow().message().attempts()).isEqualTo(3);
     assertThat(publisher.calls()).hasSize(3);
   }
@@ -158,7 +163,7 @@ class OutboxProcessorTest {
   }
 
   @Test
-  void withoutOrderingLaterMessagesPassAFailedOne() {
+  void withoutOrderingLaterMessagesAreSentInTheSameCallAsAFailedOne() {
     outbox.close();
     outbox = outbox(options().orderedPerAggregate(false));
     OutboxMessage first = store.add("Order", "o-1", "order.placed");
@@ -168,8 +173,13 @@ class OutboxProcessorTest {
     outbox.runOnce();
 
     assertThat(publisher.calls().get(0)).containsExactly(first, second);
-    assertThat(store.row(second.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
     assertThat(store.row(first.id()).orElseThrow().status()).isEqualTo(Status.PENDING);
+    // Version 2: the head's cursor cannot pass the failed message, so the acknowledged one behind
+    // it is not recorded and goes out again after the retry (a duplicate, never a loss).
+    assertThat(store.row(second.id()).orElseThrow().status()).isEqualTo(Status.PENDING);
+    clock.advance(DELAY);
+    outbox.runOnce();
+    assertThat(store.count(Status.PUBLISHED)).isEqualTo(2);
   }
 
   @Test
@@ -192,6 +202,7 @@ class OutboxProcessorTest {
     assertThat(publisher.acknowledged())
         .extracting(OutboxMessage::id)
         .containsExactly(other.id(), first.id(), second.id());
+    assertThat(publisher.acknowledged().get(1).seq()).as("delivered in place").isEqualTo(1);
   }
 
   @Test
@@ -212,19 +223,26 @@ class OutboxProcessorTest {
   }
 
   @Test
-  void replayedMessageIsPendingWithAttemptsResetAndIsPublished() {
+  void replayedMessageIsAppendedAgainWithANewSeqAndAttemptsResetAndIsPublished() {
     OutboxMessage message = store.add("Order", "o-1", "order.placed");
+    OutboxMessage later = store.add("Order", "o-1", "order.paid");
     publisher.forMessage(message.id(), PERMANENT_FAILURE);
     outbox.runOnce();
+    outbox.runOnce();
+    assertThat(store.row(later.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
 
     outbox.deadLetters().replay(List.of(message.id()));
 
     InMemoryOutboxStore.Row row = store.row(message.id()).orElseThrow();
     assertThat(row.status()).isEqualTo(Status.PENDING);
     assertThat(row.message().attempts()).isZero();
-    assertThat(row.message().position()).isEqualTo(message.position());
+    assertThat(row.message().seq()).as("after what was written since").isEqualTo(3);
+    assertThat(store.deadLetter(message.id())).isEmpty();
     outbox.runOnce();
     assertThat(store.row(message.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
+    assertThat(publisher.acknowledged())
+        .extracting(OutboxMessage::id)
+        .containsExactly(later.id(), message.id());
   }
 
   @Test

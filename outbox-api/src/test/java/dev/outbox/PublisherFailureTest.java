@@ -158,8 +158,11 @@ class PublisherFailureTest {
     publisher.awaitBlocking();
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(outbox::close);
-    await().pollDelay(Duration.ofMillis(200)).until(() -> true);
-    assertThat(closing).as("close waits for the batch in flight").isNotDone();
+    await()
+        .alias("close waits for the batch in flight")
+        .during(Duration.ofMillis(200))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> !closing.isDone());
     publisher.release();
     closing.get(5, TimeUnit.SECONDS);
 

@@ -77,11 +77,14 @@ class RoundsTest {
   }
 
   @Test
-  void messagesBehindALeasedOrWaitingOneAreNotClaimed() {
-    OutboxMessage a1 = store.add("Order", "a", "e");
+  void anAggregateWhoseHeadAnotherInstanceHoldsIsClaimedOnlyOnceTheLeaseRunsOut() {
     store.add("Order", "a", "e");
-    store.lease(a1.id(), "someone-else", T0.plusSeconds(30));
+    store.add("Order", "a", "e");
+    store.leaseHead("Order", "a", "someone-else", T0.plusSeconds(30));
 
     assertThat(outbox.runOnce()).isZero();
+    clock.advance(Duration.ofSeconds(30));
+    assertThat(outbox.runOnce()).isEqualTo(2);
+    assertThat(store.count(Status.PUBLISHED)).isEqualTo(2);
   }
 }

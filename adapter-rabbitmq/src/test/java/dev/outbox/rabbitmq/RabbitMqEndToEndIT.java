@@ -114,15 +114,15 @@ class RabbitMqEndToEndIT {
             .build());
   }
 
-  /** Pending rows whose last attempt failed with an error containing the text. */
+  /** Heads waiting on a message whose last attempt failed with an error containing the text. */
   private static long failedAttempts(E2eDatabase db, String errorText) throws Exception {
     try (Connection connection = db.dataSource().getConnection();
         Statement statement = connection.createStatement();
         ResultSet rows =
             statement.executeQuery(
                 "SELECT count(*) FROM "
-                    + db.options().outboxTable()
-                    + " WHERE status = 'PENDING' AND attempts > 0 AND last_error LIKE '%"
+                    + db.options().headTable()
+                    + " WHERE write_seq > delivered_seq AND attempts > 0 AND last_error LIKE '%"
                     + errorText
                     + "%'")) {
       rows.next();

@@ -1,6 +1,7 @@
 package dev.outbox.benchmarks;
 
 import dev.outbox.benchmarks.internal.BenchDatabase;
+import dev.outbox.benchmarks.internal.CatchUp;
 import dev.outbox.benchmarks.internal.Figures;
 import dev.outbox.benchmarks.internal.HeapDrain;
 import dev.outbox.benchmarks.internal.KafkaBench;
@@ -29,7 +30,7 @@ import java.util.Set;
  *
  * <pre>
  * bin/run-benchmarks           # the full run, 9-15 minutes on 2 cores
- * bin/run-benchmarks --quick   # small counts, in-process, under 2 minutes (CI)
+ * bin/run-benchmarks --quick   # small counts, under 2 minutes (CI)
  * bin/run-benchmarks --only kafka,latency   # some sections (the table lists what they measured)
  * </pre>
  */
@@ -48,7 +49,17 @@ public final class Benchmarks {
 
   /** The sections, in the order a run takes them; {@code --only} picks some. */
   private static final Set<String> SECTIONS =
-      new LinkedHashSet<>(List.of("kafka", "rabbitmq", "nats", "write", "latency", "claims"));
+      new LinkedHashSet<>(
+          List.of(
+              "kafka",
+              "rabbitmq",
+              "nats",
+              "write",
+              "latency",
+              "claims",
+              "heads",
+              "aggregates",
+              "catchup"));
 
   private static final String USAGE =
       "usage: Benchmarks [--quick] [--output file.json] [--only section,...] where a section is one"
@@ -67,6 +78,9 @@ public final class Benchmarks {
   public static void main(String[] args) {
     if (args.length > 0 && args[0].equals(HeapDrain.CHILD)) {
       System.exit(child(args));
+    }
+    if (args.length == 3 && args[0].equals(CatchUp.CHILD)) {
+      System.exit(CatchUp.processHere(args[1], args[2]));
     }
     System.exit(run(args));
   }
@@ -149,6 +163,9 @@ public final class Benchmarks {
       runs.put("write", path::writeOverhead);
       runs.put("latency", path::latency);
       runs.put("claims", path::claimsAndHeap);
+      runs.put("heads", path::leasedClaims);
+      runs.put("aggregates", throughput::aggregateSpread);
+      runs.put("catchup", path::catchUp);
       runs.forEach(
           (section, benchmark) -> {
             if (sections.contains(section)) {

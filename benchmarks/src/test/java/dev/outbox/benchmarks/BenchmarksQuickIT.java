@@ -37,9 +37,22 @@ class BenchmarksQuickIT {
           "latency_p50_ms",
           "latency_p99_ms",
           "latency_max_ms",
+          "latency_p50_ms_run_1",
+          "latency_p99_ms_run_1",
+          "latency_p50_ms_run_2",
+          "latency_p99_ms_run_2",
+          "latency_p50_ms_run_3",
+          "latency_p99_ms_run_3",
           "claim_ms_10k_retained",
           "claim_ms_1m_retained",
-          "drain_1m_heap_256m");
+          "drain_1m_heap_256m",
+          "claim_ms_all_heads_leased",
+          "claim_ms_half_heads_leased",
+          "relay_kafka_10_aggregates_events_per_s",
+          "relay_kafka_1000_aggregates_events_per_s",
+          "relay_kafka_100k_aggregates_events_per_s",
+          "relay_10_vs_1000_aggregates",
+          "catch_up_s");
 
   @BeforeAll
   static void serversRun() {

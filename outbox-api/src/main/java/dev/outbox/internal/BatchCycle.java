@@ -4,8 +4,9 @@ import dev.outbox.OutboxListener;
 import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.HeadOutcome;
+import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.OutboxStore;
-import dev.outbox.spi.Outcome;
 import dev.outbox.spi.PublishResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,30 +31,34 @@ final class BatchCycle {
   private static final Logger LOG = LoggerFactory.getLogger(BatchCycle.class);
 
   /**
-   * A batch this instance holds the lease of, waiting to be published.
+   * A batch of heads this instance holds, waiting to be published.
    *
-   * @param messages in position order per aggregate
-   * @param leaseUntil when the earliest of their leases runs out: the batch is sent only if a
-   *     publish call can finish before
+   * @param heads the heads and their messages, in seq order per head
+   * @param leaseUntil when the earliest of their leases runs out (on this processor's clock): the
+   *     batch is sent only if a publish call can finish before
    * @param latestLeaseUntil when the latest of their leases runs out: after an abandoned call, none
    *     of them is due again before
-   * @param claimTook how long claiming them took; zero for messages handed over at commit
+   * @param claimTook how long claiming them took; zero for heads handed over at commit
    */
   record Claimed(
-      List<OutboxMessage> messages,
-      Instant leaseUntil,
-      Instant latestLeaseUntil,
-      Duration claimTook) {
+      List<LeasedHead> heads, Instant leaseUntil, Instant latestLeaseUntil, Duration claimTook) {
 
-    /** A batch whose messages share one lease. */
-    Claimed(List<OutboxMessage> messages, Instant leaseUntil, Duration claimTook) {
-      this(messages, leaseUntil, leaseUntil, claimTook);
+    /** A batch whose heads share one lease. */
+    Claimed(List<LeasedHead> heads, Instant leaseUntil, Duration claimTook) {
+      this(heads, leaseUntil, leaseUntil, claimTook);
     }
 
-    /** This batch and messages of other aggregates, in one batch. */
+    /** The messages of all heads, head after head. */
+    List<OutboxMessage> messages() {
+      List<OutboxMessage> messages = new ArrayList<>();
+      heads.forEach(head -> messages.addAll(head.messages()));
+      return messages;
+    }
+
+    /** This batch and heads of other aggregates, in one batch. */
     Claimed with(Claimed other) {
-      List<OutboxMessage> both = new ArrayList<>(messages);
-      both.addAll(other.messages());
+      List<LeasedHead> both = new ArrayList<>(heads);
+      both.addAll(other.heads());
       return new Claimed(
           both,
           leaseUntil.isBefore(other.leaseUntil()) ? leaseUntil : other.leaseUntil(),
@@ -68,12 +73,19 @@ final class BatchCycle {
    * A published batch whose outcomes wait to be recorded.
    *
    * @param claimed the batch
+   * @param messages its messages
    * @param results one per message, {@code null} for a message that was not sent
    * @param outcomes one per message
+   * @param heads one per head: what the store records
    * @param publishTook how long publishing took
    */
   record Decided(
-      Claimed claimed, List<PublishResult> results, List<Outcome> outcomes, Duration publishTook) {}
+      Claimed claimed,
+      List<OutboxMessage> messages,
+      List<PublishResult> results,
+      List<Outcome> outcomes,
+      List<HeadOutcome> heads,
+      Duration publishTook) {}
 
   private final OutboxOptions options;
   private final OutboxStore store;
@@ -106,33 +118,28 @@ final class BatchCycle {
    */
   int run() {
     long start = System.nanoTime();
-    ClaimRequest request = claimRequest();
-    List<OutboxMessage> batch = store.claim(request);
-    if (batch.isEmpty()) {
+    Instant leaseUntil = clock.instant().plus(options.leaseDuration());
+    List<LeasedHead> heads = store.claim(claimRequest(true));
+    if (heads.isEmpty()) {
       return 0;
     }
     Decided decided =
-        publish(
-            new Claimed(batch, request.leaseUntil(), Duration.ofNanos(System.nanoTime() - start)));
+        publish(new Claimed(heads, leaseUntil, Duration.ofNanos(System.nanoTime() - start)));
     long recording = System.nanoTime();
-    store.record(options.instanceId(), decided.outcomes());
+    store.record(decided.heads());
     recorded(decided, Duration.ofNanos(System.nanoTime() - recording));
-    return batch.size();
+    return decided.messages().size();
   }
 
   /**
-   * A claim of the options' batch size, due now.
+   * A claim of the options' batch size.
    *
+   * @param newHeads whether to claim heads nobody holds, or only read the ones the record keeps
    * @return the request
    */
-  ClaimRequest claimRequest() {
+  ClaimRequest claimRequest(boolean newHeads) {
     return new ClaimRequest(
-        options.instanceId(),
-        options.batchSize(),
-        clock.instant(),
-        options.leaseDuration(),
-        options.orderedPerAggregate(),
-        options.holdAggregateOnDeadLetter());
+        options.instanceId(), options.batchSize(), options.leaseDuration(), newHeads);
   }
 
   /**
@@ -152,17 +159,33 @@ final class BatchCycle {
     // A publisher given up on may still be sending: its messages wait at least until the lease
     // would have run out, so that no other claim puts them in flight a second time meanwhile.
     Instant notBefore = sent.abandoned() ? claimed.latestLeaseUntil() : now;
+    Map<UUID, Outcome> byId = new HashMap<>();
+    for (LeasedHead head : claimed.heads()) {
+      // A head's cursor stops at its first message that was not acknowledged: what was sent after
+      // it (in one call, without ordering) is not recorded, and is sent again with it.
+      boolean stopped = false;
+      for (OutboxMessage message : head.messages()) {
+        PublishResult result = sent.results().get(message.id());
+        Outcome outcome =
+            result == null || stopped
+                ? new Outcome.Released(message.id())
+                : rules.decide(message, result, now, notBefore);
+        stopped |= !(outcome instanceof Outcome.Published);
+        byId.put(message.id(), outcome);
+      }
+    }
     List<Outcome> outcomes = new ArrayList<>(batch.size());
     List<PublishResult> results = new ArrayList<>(batch.size());
     for (OutboxMessage message : batch) {
-      PublishResult result = sent.results().get(message.id());
-      results.add(result);
-      outcomes.add(
-          result == null
-              ? new Outcome.Released(message.id())
-              : rules.decide(message, result, now, notBefore));
+      Outcome outcome = byId.get(message.id());
+      outcomes.add(outcome);
+      results.add(outcome instanceof Outcome.Released ? null : sent.results().get(message.id()));
     }
-    return new Decided(claimed, results, outcomes, publishTook);
+    List<HeadOutcome> heads = new ArrayList<>(claimed.heads().size());
+    for (LeasedHead head : claimed.heads()) {
+      heads.add(HeadOutcomes.of(head, byId, now, options.holdAggregateOnDeadLetter()));
+    }
+    return new Decided(claimed, batch, results, outcomes, heads, publishTook);
   }
 
   /**
@@ -172,7 +195,7 @@ final class BatchCycle {
    * @param recordTook how long recording took
    */
   void recorded(Decided decided, Duration recordTook) {
-    List<OutboxMessage> batch = decided.claimed().messages();
+    List<OutboxMessage> batch = decided.messages();
     int published = report(batch, decided.results(), decided.outcomes());
     listeners.batchCompleted(
         batch.size(), published, decided.claimed().claimTook(), decided.publishTook(), recordTook);
@@ -182,12 +205,10 @@ final class BatchCycle {
    * Releases a batch that will not be published after all: outcomes that give up its leases.
    *
    * @param claimed the batch
-   * @return one release per message
+   * @return one release per head
    */
-  static List<Outcome> release(Claimed claimed) {
-    return claimed.messages().stream()
-        .<Outcome>map(message -> new Outcome.Released(message.id()))
-        .toList();
+  static List<HeadOutcome> release(Claimed claimed) {
+    return claimed.heads().stream().map(HeadOutcomes::released).toList();
   }
 
   /** What the rounds of a batch produced: a result per sent message; unsent ones have none. */

@@ -8,7 +8,10 @@ import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Deletes published messages older than the retention, one bounded batch at a time. */
+/**
+ * Deletes delivered messages written longer ago than the retention, and the heads left with
+ * nothing, one bounded batch at a time.
+ */
 final class Cleanup {
 
   private static final Logger LOG = LoggerFactory.getLogger(Cleanup.class);
@@ -34,14 +37,14 @@ final class Cleanup {
     Instant cutoff = clock.instant().minus(options.retention());
     int total = 0;
     for (int round = 0; round < MAX_ROUNDS && keepGoing.getAsBoolean(); round++) {
-      int deleted = store.deletePublished(cutoff, options.cleanupBatchSize());
+      int deleted = store.deleteDelivered(cutoff, options.cleanupBatchSize());
       total += deleted;
       if (deleted < options.cleanupBatchSize()) {
         break;
       }
     }
     if (total > 0) {
-      LOG.debug("Cleanup deleted {} published messages older than {}", total, cutoff);
+      LOG.debug("Cleanup deleted {} delivered messages written before {}", total, cutoff);
     }
     return total;
   }

@@ -1,6 +1,6 @@
 package dev.outbox.internal;
 
-import dev.outbox.OutboxMessage;
+import dev.outbox.spi.LeasedHead;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,18 +12,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Messages that committed transactions of this JVM wrote already leased to this instance, waiting
- * to be published straight from memory: commit to broker ack without a claim round trip.
+ * Heads that committed transactions of this JVM wrote already leased to this instance, with their
+ * messages, waiting to be published straight from memory: commit to broker ack without a claim.
  *
- * <p>A message whose lease would run out before a publish call could finish is left to the claim,
- * which takes it once the lease has run out; so is everything when the queue overflows.
+ * <p>Nothing handed over is dropped: a head whose lease would run out before a publish call could
+ * finish, and every head handed over while the queue holds more than {@value #CAPACITY} messages,
+ * is given back to the processor to release, so that a claim takes it at once.
  */
 final class LeasedQueue {
 
   private static final Logger LOG = LoggerFactory.getLogger(LeasedQueue.class);
   static final int CAPACITY = 100_000;
 
-  private record Leased(OutboxMessage message, Instant leaseUntil) {}
+  private record Leased(LeasedHead head, Instant leaseUntil, boolean release) {}
 
   private final ConcurrentLinkedQueue<Leased> queue = new ConcurrentLinkedQueue<>();
   private final AtomicInteger size = new AtomicInteger();
@@ -35,45 +36,78 @@ final class LeasedQueue {
     this.clock = clock;
   }
 
-  /** Adds messages; returns false (adding nothing) when the queue is full. */
-  boolean offer(List<OutboxMessage> messages, Instant leaseUntil) {
-    if (size.addAndGet(messages.size()) > CAPACITY) {
-      size.addAndGet(-messages.size());
-      LOG.debug("Leased queue full; {} messages go the claimed way", messages.size());
-      return false;
+  /** Adds heads; past the capacity they are queued only to be released. */
+  void offer(List<LeasedHead> heads, Instant leaseUntil) {
+    int messages = heads.stream().mapToInt(head -> head.messages().size()).sum();
+    boolean full = size.addAndGet(messages) > CAPACITY;
+    if (full) {
+      size.addAndGet(-messages);
+      LOG.debug("Leased queue full; {} heads are released to the claim", heads.size());
     }
-    messages.forEach(message -> queue.add(new Leased(message, leaseUntil)));
-    return true;
+    heads.forEach(head -> queue.add(new Leased(head, leaseUntil, full)));
   }
 
-  /** A batch of messages whose lease leaves time to publish them. */
+  /**
+   * Takes up to {@code limit} messages' worth of heads whose lease leaves time to publish them, and
+   * every head met on the way that must be released instead.
+   */
   Batch poll(int limit) {
     Instant latestStart = clock.instant().plus(publishTimeout);
-    List<OutboxMessage> batch = new ArrayList<>();
+    List<LeasedHead> heads = new ArrayList<>();
+    List<LeasedHead> release = new ArrayList<>();
     Instant earliest = null;
     Instant latest = null;
-    while (batch.size() < limit) {
+    int messages = 0;
+    while (messages < limit) {
       Leased next = queue.poll();
       if (next == null) {
         break;
       }
-      size.decrementAndGet();
-      if (next.leaseUntil().isAfter(latestStart)) {
-        batch.add(next.message());
-        earliest =
-            earliest == null || next.leaseUntil().isBefore(earliest) ? next.leaseUntil() : earliest;
-        latest = latest == null || next.leaseUntil().isAfter(latest) ? next.leaseUntil() : latest;
+      if (next.release()) {
+        release.add(next.head());
+        continue;
       }
+      size.addAndGet(-next.head().messages().size());
+      if (!next.leaseUntil().isAfter(latestStart)) {
+        release.add(next.head());
+        continue;
+      }
+      heads.add(next.head());
+      messages += next.head().messages().size();
+      earliest =
+          earliest == null || next.leaseUntil().isBefore(earliest) ? next.leaseUntil() : earliest;
+      latest = latest == null || next.leaseUntil().isAfter(latest) ? next.leaseUntil() : latest;
     }
-    return new Batch(batch, earliest, latest);
+    return new Batch(heads, earliest, latest, release);
+  }
+
+  /**
+   * Takes every head still queued, to be released: the processor stops.
+   *
+   * @return the heads
+   */
+  List<LeasedHead> drain() {
+    List<LeasedHead> heads = new ArrayList<>();
+    for (Leased next = queue.poll(); next != null; next = queue.poll()) {
+      if (!next.release()) {
+        size.addAndGet(-next.head().messages().size());
+      }
+      heads.add(next.head());
+    }
+    return heads;
   }
 
   /**
    * What {@link #poll} took.
    *
-   * @param messages the messages, none of whose leases runs out within a publish timeout
+   * @param heads heads to publish, none of whose leases runs out within a publish timeout
    * @param leaseUntil the earliest of their leases
    * @param latestLeaseUntil the latest of their leases
+   * @param release heads to give up unsent
    */
-  record Batch(List<OutboxMessage> messages, Instant leaseUntil, Instant latestLeaseUntil) {}
+  record Batch(
+      List<LeasedHead> heads,
+      Instant leaseUntil,
+      Instant latestLeaseUntil,
+      List<LeasedHead> release) {}
 }

@@ -3,9 +3,10 @@ package dev.outbox.internal;
 import dev.outbox.DeadLetterService;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxHealth;
-import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.spi.EventPublisher;
+import dev.outbox.spi.HeadOutcome;
+import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
 import java.time.Clock;
@@ -81,7 +82,6 @@ public final class OutboxEngine implements Outbox {
     this.deadLetters =
         new StoreDeadLetterService(
             store,
-            clock,
             count -> {
               listeners.replayed(count);
               wakeUp();
@@ -185,6 +185,7 @@ public final class OutboxEngine implements Outbox {
       cleanupSchedule.shutdownNow();
       wake.signal();
       awaitProcessor();
+      releaseHandedOver();
     }
     publishCall.close();
     try {
@@ -223,7 +224,7 @@ public final class OutboxEngine implements Outbox {
    */
   private void loop() {
     boolean claimDue = true;
-    try (Pipeline pipeline = new Pipeline(options, cycle, store, leased)) {
+    try (Pipeline pipeline = new Pipeline(options, cycle, store, leased, clock)) {
       while (state.get() == State.RUNNING) {
         int work = 0;
         try {
@@ -251,18 +252,41 @@ public final class OutboxEngine implements Outbox {
   }
 
   /**
-   * Takes messages that a transaction of this JVM wrote already leased to this instance, and
-   * publishes them from memory as soon as it committed, without a claim. Called by the persistence
-   * adapter after the commit. When the outbox does not run or has too many waiting, the messages
-   * are left to the claim, which takes them once their lease has run out.
+   * Takes heads that a transaction of this JVM wrote already leased to this instance, and publishes
+   * their messages from memory as soon as it committed, without a claim. Called by the persistence
+   * adapter after the commit. When the outbox no longer runs, the heads are left to the claim,
+   * which takes them once their lease has run out.
    *
-   * @param messages the committed messages leased to {@link OutboxOptions#instanceId()}, at most
-   *     one per aggregate
-   * @param leaseUntil when their lease runs out
+   * @param heads the committed heads leased to {@link OutboxOptions#instanceId()}, with the
+   *     messages the transaction wrote behind them
+   * @param leaseUntil when their lease runs out, on this processor's clock
    */
-  public void publishLeased(List<OutboxMessage> messages, Instant leaseUntil) {
-    if (state.get() == State.RUNNING && leased.offer(messages, leaseUntil)) {
+  public void publishLeased(List<LeasedHead> heads, Instant leaseUntil) {
+    leased.offer(heads, leaseUntil);
+    if (state.get() == State.RUNNING) {
       wake.signal();
+    } else {
+      releaseHandedOver(); // closed meanwhile: nobody will publish them, let others take them now
+    }
+  }
+
+  /**
+   * Releases heads handed over at commit that no processor will publish any more: after the
+   * processor stopped, so that another instance or a restart takes them at once.
+   */
+  private void releaseHandedOver() {
+    List<HeadOutcome> releases = leased.drain().stream().map(HeadOutcomes::released).toList();
+    if (releases.isEmpty()) {
+      return;
+    }
+    try {
+      store.record(releases);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Releasing {} heads handed over after the processor stopped failed; they are claimed"
+              + " again once their lease runs out",
+          releases.size(),
+          e);
     }
   }
 

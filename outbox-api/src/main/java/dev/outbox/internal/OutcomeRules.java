@@ -3,7 +3,6 @@ package dev.outbox.internal;
 import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.PublishException;
-import dev.outbox.spi.Outcome;
 import dev.outbox.spi.PublishResult;
 import java.time.Instant;
 import org.slf4j.Logger;

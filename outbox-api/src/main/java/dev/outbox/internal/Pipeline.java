@@ -1,10 +1,10 @@
 package dev.outbox.internal;
 
-import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
-import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.HeadOutcome;
+import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.OutboxStore;
-import dev.outbox.spi.Outcome;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * the batch before it and claims the next one, in one transaction. Each batch costs one commit, and
  * the broker and the database work at the same time.
  *
- * <p>Order per aggregate holds because a batch's rows stay leased until its outcomes are recorded:
- * the claim that runs while it is published skips its aggregates, and the claim that follows its
- * recording (in the same transaction) sees them published, failed or released.
+ * <p>Order per aggregate holds because a batch's heads stay leased until their outcomes are
+ * recorded: the claim that runs while it is published skips them, and the record moves each head's
+ * cursor before anyone reads behind it. A head with more messages behind its cursor stays leased
+ * and its next messages come back from the record itself, with no claim.
  *
  * <p>A batch claimed ahead waits for the batch in flight, at most one publish timeout, so claims
  * run ahead only when the lease covers two publish timeouts; a batch whose lease became too short
@@ -43,13 +44,18 @@ final class Pipeline implements AutoCloseable {
    */
   record Step(int work, Boolean claimFound) {}
 
-  /** What the store did in one transaction. */
-  private record Stored(List<OutboxMessage> claimed, Instant leaseUntil, Duration took) {
+  /**
+   * What the store did in one transaction: the heads it continued or claimed. Either counts as work
+   * found: while the heads it records keep it busy, the processor keeps claiming too.
+   */
+  private record Stored(List<LeasedHead> claimed, Instant leaseUntil, Duration took) {
     static final Stored NOTHING = new Stored(List.of(), null, Duration.ZERO);
   }
 
   private final BatchCycle cycle;
   private final OutboxStore store;
+  private final Clock clock;
+  private final Duration lease;
   private final String instanceId;
   private final LeasedQueue leased;
   private final int batchSize;
@@ -58,11 +64,15 @@ final class Pipeline implements AutoCloseable {
   private final Deque<BatchCycle.Claimed> ready = new ArrayDeque<>();
   private final List<BatchCycle.Decided> unrecorded = new ArrayList<>();
   private final List<BatchCycle.Decided> failedOnce = new ArrayList<>();
+  private final List<HeadOutcome> releases = new ArrayList<>();
   private boolean followUp;
 
-  Pipeline(OutboxOptions options, BatchCycle cycle, OutboxStore store, LeasedQueue leased) {
+  Pipeline(
+      OutboxOptions options, BatchCycle cycle, OutboxStore store, LeasedQueue leased, Clock clock) {
     this.cycle = cycle;
     this.store = store;
+    this.clock = clock;
+    this.lease = options.leaseDuration();
     this.instanceId = options.instanceId();
     this.leased = leased;
     this.batchSize = options.batchSize();
@@ -94,13 +104,17 @@ final class Pipeline implements AutoCloseable {
     }
     List<BatchCycle.Decided> toRecord = new ArrayList<>(unrecorded);
     unrecorded.clear();
+    List<HeadOutcome> released = new ArrayList<>(releases);
+    releases.clear();
     Stored stored;
     try {
       if (sending == null) {
-        stored = store(toRecord, claim);
+        stored = store(toRecord, released, claim);
       } else if (claimAhead) {
         Future<Stored> storing =
-            toRecord.isEmpty() && !claim ? null : storeWorker.submit(() -> store(toRecord, claim));
+            toRecord.isEmpty() && released.isEmpty() && !claim
+                ? null
+                : storeWorker.submit(() -> store(toRecord, released, claim));
         unrecorded.add(cycle.publish(sending));
         stored = storing == null ? Stored.NOTHING : await(storing);
         // The claim could not take what waits behind the batch in flight: look again once that
@@ -108,10 +122,11 @@ final class Pipeline implements AutoCloseable {
         followUp = claim && stored.claimed().isEmpty();
       } else {
         toRecord.add(cycle.publish(sending));
-        stored = store(toRecord, claim);
+        stored = store(toRecord, released, claim);
       }
     } catch (RuntimeException | Error e) {
       failedOnce.addAll(toRecord); // the leases still hold; retried on their own next step
+      releases.addAll(released);
       throw e;
     }
     toRecord.forEach(decided -> cycle.recorded(decided, stored.took()));
@@ -121,32 +136,34 @@ final class Pipeline implements AutoCloseable {
     int work =
         retried
             + count(toRecord)
-            + (sending == null ? 0 : sending.messages().size())
+            + (sending == null ? 0 : sending.heads().size())
             + stored.claimed().size();
     return new Step(work, claim ? !stored.claimed().isEmpty() : null);
   }
 
   /**
    * The batch to send: a claimed one (if any) together with what commits handed over, so that
-   * neither waits behind the other. They never share an aggregate: a row written leased is the only
-   * pending row of its aggregate, and a claim skips an aggregate with a leased row.
+   * neither waits behind the other. They never share an aggregate: a head is leased to one holder
+   * at a time, and a head written leased is claimed by nobody until it is recorded.
    */
   private BatchCycle.Claimed withMemory(BatchCycle.Claimed claimed) {
     LeasedQueue.Batch batch = leased.poll(batchSize);
-    if (batch.messages().isEmpty()) {
+    batch.release().forEach(head -> releases.add(HeadOutcomes.released(head)));
+    if (batch.heads().isEmpty()) {
       return claimed;
     }
     BatchCycle.Claimed fromMemory =
         new BatchCycle.Claimed(
-            batch.messages(), batch.leaseUntil(), batch.latestLeaseUntil(), Duration.ZERO);
+            batch.heads(), batch.leaseUntil(), batch.latestLeaseUntil(), Duration.ZERO);
     return claimed == null ? fromMemory : claimed.with(fromMemory);
   }
 
   /**
-   * Records outcomes whose record failed once (together with a claim), now apart from any claim;
-   * when that fails too, one outcome per transaction, and drops those the store still refuses:
-   * their messages are published again once their lease runs out. An outcome the database refuses
-   * for good must not stop every claim after it, nor take its batch down with it.
+   * Records outcomes whose record failed once (together with a claim), now apart from any claim and
+   * without continuing any head; when that fails too, one outcome per transaction, and drops those
+   * the store still refuses: their messages are published again once their lease runs out. An
+   * outcome the database refuses for good must not stop every claim after it, nor take its batch
+   * down with it.
    *
    * @return how many outcomes were recorded
    */
@@ -157,8 +174,12 @@ final class Pipeline implements AutoCloseable {
     List<BatchCycle.Decided> retry = List.copyOf(failedOnce);
     failedOnce.clear();
     try {
-      Stored stored = store(retry, false);
-      retry.forEach(decided -> cycle.recorded(decided, stored.took()));
+      long start = System.nanoTime();
+      List<HeadOutcome> outcomes = new ArrayList<>();
+      retry.forEach(decided -> outcomes.addAll(decided.heads()));
+      store.record(outcomes);
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      retry.forEach(decided -> cycle.recorded(decided, took));
       return count(retry);
     } catch (RuntimeException e) {
       LOG.debug("Recording {} outcomes failed again; recording them one by one", count(retry), e);
@@ -167,9 +188,9 @@ final class Pipeline implements AutoCloseable {
     RuntimeException refused = null;
     int dropped = 0;
     for (BatchCycle.Decided decided : retry) {
-      for (Outcome outcome : decided.outcomes()) {
+      for (HeadOutcome outcome : decided.heads()) {
         try {
-          store.record(instanceId, List.of(outcome));
+          store.record(List.of(outcome));
           recorded++;
         } catch (RuntimeException e) {
           refused = e;
@@ -179,8 +200,8 @@ final class Pipeline implements AutoCloseable {
     }
     if (refused != null) {
       LOG.warn(
-          "Dropped {} outcomes the store refused twice; their messages are published again once"
-              + " their lease runs out",
+          "Dropped {} head outcomes the store refused twice; their messages are published again"
+              + " once their lease runs out",
           dropped,
           refused);
     }
@@ -188,26 +209,24 @@ final class Pipeline implements AutoCloseable {
   }
 
   private static int count(List<BatchCycle.Decided> decided) {
-    return decided.stream().mapToInt(d -> d.outcomes().size()).sum();
+    return decided.stream().mapToInt(d -> d.heads().size()).sum();
   }
 
-  /** One transaction: records the outcomes, then claims when asked. */
-  private Stored store(List<BatchCycle.Decided> toRecord, boolean claim) {
+  /**
+   * One transaction: records the outcomes and reads on behind the heads they keep, then claims new
+   * heads when asked.
+   */
+  private Stored store(
+      List<BatchCycle.Decided> toRecord, List<HeadOutcome> released, boolean claim) {
     long start = System.nanoTime();
-    List<Outcome> outcomes = new ArrayList<>();
-    toRecord.forEach(decided -> outcomes.addAll(decided.outcomes()));
-    if (!claim) {
-      if (!outcomes.isEmpty()) {
-        store.record(instanceId, outcomes);
-      }
-      return new Stored(List.of(), null, Duration.ofNanos(System.nanoTime() - start));
+    List<HeadOutcome> outcomes = new ArrayList<>(released);
+    toRecord.forEach(decided -> outcomes.addAll(decided.heads()));
+    if (outcomes.isEmpty() && !claim) {
+      return Stored.NOTHING;
     }
-    ClaimRequest request = cycle.claimRequest();
-    List<OutboxMessage> claimed =
-        outcomes.isEmpty()
-            ? store.claim(request)
-            : store.recordAndClaim(instanceId, outcomes, request);
-    return new Stored(claimed, request.leaseUntil(), Duration.ofNanos(System.nanoTime() - start));
+    Instant leaseUntil = clock.instant().plus(lease);
+    List<LeasedHead> claimed = store.recordAndClaim(outcomes, cycle.claimRequest(claim));
+    return new Stored(claimed, leaseUntil, Duration.ofNanos(System.nanoTime() - start));
   }
 
   /**
@@ -240,22 +259,25 @@ final class Pipeline implements AutoCloseable {
   }
 
   /**
-   * Records what was published and releases what was claimed but not published, so that no lease is
-   * left behind when the processor stops. Then stops the store's worker.
+   * Records what was published and releases every head still held (claimed, continued or handed
+   * over at commit but not published), so that another processor or a restart goes on at once. Then
+   * stops the store's worker.
    */
   @Override
   public void close() {
-    List<Outcome> outcomes = new ArrayList<>();
+    List<HeadOutcome> outcomes = new ArrayList<>(releases);
+    releases.clear();
     unrecorded.addAll(failedOnce);
     failedOnce.clear();
-    unrecorded.forEach(decided -> outcomes.addAll(decided.outcomes()));
+    unrecorded.forEach(decided -> outcomes.addAll(decided.heads()));
     ready.forEach(claimed -> outcomes.addAll(BatchCycle.release(claimed)));
+    leased.drain().forEach(head -> outcomes.add(HeadOutcomes.released(head)));
     // close() may have interrupted a publish; a pool would refuse the connection to record it.
     boolean interrupted = Thread.interrupted();
     try {
       if (!outcomes.isEmpty()) {
         long start = System.nanoTime();
-        store.record(instanceId, outcomes);
+        store.record(outcomes);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         unrecorded.forEach(decided -> cycle.recorded(decided, took));
       }

@@ -4,7 +4,6 @@ import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
 import dev.outbox.DeadLetterService;
 import dev.outbox.spi.OutboxStore;
-import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
@@ -20,12 +19,10 @@ final class StoreDeadLetterService implements DeadLetterService {
   private static final int PAGE = 500;
 
   private final OutboxStore store;
-  private final Clock clock;
   private final IntConsumer onReplay;
 
-  StoreDeadLetterService(OutboxStore store, Clock clock, IntConsumer onReplay) {
+  StoreDeadLetterService(OutboxStore store, IntConsumer onReplay) {
     this.store = store;
-    this.clock = clock;
     this.onReplay = onReplay;
   }
 
@@ -41,7 +38,7 @@ final class StoreDeadLetterService implements DeadLetterService {
 
   @Override
   public int replay(Collection<UUID> ids) {
-    int replayed = store.replayDeadLetters(ids, clock.instant());
+    int replayed = store.replayDeadLetters(ids);
     if (replayed > 0) {
       LOG.info("Replayed {} dead letter(s)", replayed);
       onReplay.accept(replayed);

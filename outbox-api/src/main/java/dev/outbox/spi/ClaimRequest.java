@@ -1,44 +1,28 @@
 package dev.outbox.spi;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What {@link OutboxStore#claim} is asked to take.
+ * What {@link OutboxStore#claim} and {@link OutboxStore#recordAndClaim} are asked to take.
  *
- * @param instanceId the processor taking the claim
- * @param limit at most this many messages
- * @param now the processor's clock: only messages due at {@code now} and not leased at {@code now}
- * @param lease how long the claim protects the messages from other instances
- * @param orderedPerAggregate skip a message while its aggregate has an earlier pending one that is
- *     not due or is leased
- * @param holdAggregateOnDeadLetter also skip it while its aggregate has a dead letter
+ * @param instanceId the processor taking the leases
+ * @param limit at most this many messages in all
+ * @param lease how long a grant protects a head from other processors, on the store's clock
+ * @param newHeads whether to claim heads nobody holds; when {@code false}, only heads the record
+ *     keeps leased to the holder are read
  */
-public record ClaimRequest(
-    String instanceId,
-    int limit,
-    Instant now,
-    Duration lease,
-    boolean orderedPerAggregate,
-    boolean holdAggregateOnDeadLetter) {
+public record ClaimRequest(String instanceId, int limit, Duration lease, boolean newHeads) {
 
   /** Checks the components. */
   public ClaimRequest {
     Objects.requireNonNull(instanceId, "instanceId");
-    Objects.requireNonNull(now, "now");
     Objects.requireNonNull(lease, "lease");
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be >= 1, but was " + limit);
     }
-  }
-
-  /**
-   * When the claim runs out.
-   *
-   * @return {@code now + lease}
-   */
-  public Instant leaseUntil() {
-    return now.plus(lease);
+    if (lease.isNegative() || lease.isZero()) {
+      throw new IllegalArgumentException("lease must be > 0, but was " + lease);
+    }
   }
 }

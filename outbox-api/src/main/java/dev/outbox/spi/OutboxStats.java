@@ -5,7 +5,7 @@ import java.time.Instant;
 /**
  * Counts read from the store for health checks and gauges.
  *
- * @param pending messages waiting to be published
+ * @param pending messages waiting to be published (behind the cursors of their heads)
  * @param oldestPendingCreatedAt when the oldest of them was written, {@code null} when none waits
  * @param deadLetters messages in the dead-letter table
  */

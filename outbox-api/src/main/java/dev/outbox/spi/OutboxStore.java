@@ -2,7 +2,7 @@ package dev.outbox.spi;
 
 import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
-import dev.outbox.OutboxMessage;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -12,69 +12,77 @@ import java.util.UUID;
  * Where the engine reads and records outbox messages. The persistence adapter implements it on the
  * database that holds the business data; tests implement it in memory.
  *
+ * <p>The store keeps messages append-only, each with a gap-free per-aggregate {@code seq}, and one
+ * head per aggregate: the last seq written, the cursor (every seq up to it was delivered or given
+ * up), and the lease. Processors hold heads, not messages: a head is leased to at most one holder
+ * at a time, on the store's clock, and every write of a holder checks the lease token.
+ *
  * <p>Every method runs in its own short transaction, never one held open across a broker call.
  * Implementations are thread-safe; several processors, in one JVM or many, share one store.
  */
 public interface OutboxStore {
 
   /**
-   * Claims due pending messages: takes them in position order, skips any message leased by another
-   * live claim, and (when asked to keep order) any message whose aggregate has an earlier pending
-   * message that is not due or is leased — so that what it returns of one aggregate is always the
-   * aggregate's first pending messages, in order — and (when asked) any message whose aggregate has
-   * a dead letter; stamps the lease on those it returns. Two concurrent claims never return the
-   * same message, nor messages of one aggregate.
+   * Claims heads that are due (nobody holds them, no retry is pending, not held on a dead letter),
+   * oldest due first, skipping any head another transaction has locked; grants each a new lease
+   * token and reads its next messages, so that the batch holds at most {@link ClaimRequest#limit()}
+   * messages. Two concurrent claims never return the same head.
    *
-   * @param request what to claim
-   * @return the claimed messages in position order; empty when nothing is due
+   * @param request what to claim; {@link ClaimRequest#newHeads()} is taken as {@code true}
+   * @return the leased heads with their messages; empty when nothing is due
    */
-  List<OutboxMessage> claim(ClaimRequest request);
-
-  /**
-   * Records the outcomes of one published batch in one transaction: published messages are marked
-   * published, failed ones get their attempt count, error and next attempt time and lose their
-   * lease, released ones only lose their lease, dead-lettered ones move to the dead-letter table. A
-   * failure is recorded only while the message is still leased to {@code instanceId}, so a
-   * processor that lost its lease never undoes the work of the instance that took over.
-   *
-   * @param instanceId the processor that claimed the messages
-   * @param outcomes one outcome per message
-   */
-  void record(String instanceId, Collection<? extends Outcome> outcomes);
-
-  /**
-   * Records the outcomes of published batches as {@link #record} does and then claims as {@link
-   * #claim} does, in one transaction, so that the claim sees what the record changed. The processor
-   * calls it once per batch while the next batch is being published. Stores that can should
-   * override it: this default takes two transactions.
-   *
-   * @param instanceId the processor that claimed the recorded messages
-   * @param outcomes one outcome per recorded message
-   * @param request what to claim
-   * @return the claimed messages in position order; empty when nothing is due
-   */
-  default List<OutboxMessage> recordAndClaim(
-      String instanceId, Collection<? extends Outcome> outcomes, ClaimRequest request) {
-    record(instanceId, outcomes);
-    return claim(request);
+  default List<LeasedHead> claim(ClaimRequest request) {
+    return recordAndClaim(List.of(), request);
   }
 
   /**
-   * Counts what waits, for health checks and gauges. Uses indexes only; cheap enough to call every
-   * few seconds.
+   * Records the outcomes of published heads and then claims, in one transaction. A {@link
+   * HeadOutcome.Delivered} head with more messages behind its cursor stays leased to the holder
+   * under the same token and comes back first with its next messages (a continuation, no claim);
+   * then, when {@link ClaimRequest#newHeads()}, new heads are claimed as {@link #claim} does for
+   * what is left of the limit.
+   *
+   * @param outcomes one outcome per head the holder publishes no more of
+   * @param request the holder and what to read or claim
+   * @return continued heads, then new ones; empty when nothing is due
+   */
+  List<LeasedHead> recordAndClaim(Collection<? extends HeadOutcome> outcomes, ClaimRequest request);
+
+  /**
+   * Records outcomes with no continuation: a head with more messages behind its cursor is released,
+   * claimable at once by any processor. Used when the holder stops.
+   *
+   * @param outcomes one outcome per head
+   */
+  void record(Collection<? extends HeadOutcome> outcomes);
+
+  /**
+   * Extends the leases of heads still in flight (a long publish) to {@code lease} from now on the
+   * store's clock.
+   *
+   * @param instanceId the holder
+   * @param leases the holds to renew
+   * @param lease the new length of each
+   * @return the holds that were not renewed: taken over by another processor or released
+   */
+  List<Lease> renew(String instanceId, Collection<Lease> leases, Duration lease);
+
+  /**
+   * Counts what waits, for health checks and gauges. Cheap enough to call every few seconds.
    *
    * @return the counts
    */
   OutboxStats stats();
 
   /**
-   * Deletes published messages, at most {@code limit} of them.
+   * Deletes delivered messages (at or before their head's cursor) written before a cutoff, at most
+   * {@code limit} of them, and then heads with nothing pending and no message left.
    *
-   * @param publishedBefore delete messages published before this instant
+   * @param createdBefore delete messages written before this instant
    * @param limit the most rows one call deletes
-   * @return how many were deleted
+   * @return how many messages were deleted
    */
-  int deletePublished(Instant publishedBefore, int limit);
+  int deleteDelivered(Instant createdBefore, int limit);
 
   /**
    * Lists dead letters, oldest first.
@@ -93,17 +101,17 @@ public interface OutboxStore {
   long countDeadLetters(DeadLetterQuery query);
 
   /**
-   * Moves dead letters back to the outbox as pending with no failed attempt, due at once; they keep
-   * their id and position, so per-aggregate order is kept.
+   * Sends dead letters again. A dead letter its aggregate is held on is delivered in place: the
+   * hold is lifted and the head is due at once with no failed attempt. Any other is appended to its
+   * aggregate again with a new seq, after what is pending. Either way it keeps its id.
    *
    * @param ids the dead letters to replay
-   * @param now the new due time
    * @return how many were replayed
    */
-  int replayDeadLetters(Collection<UUID> ids, Instant now);
+  int replayDeadLetters(Collection<UUID> ids);
 
   /**
-   * Deletes dead letters for good.
+   * Deletes dead letters for good. An aggregate held on one goes on past it.
    *
    * @param ids the dead letters to delete
    * @return how many were deleted

@@ -4,10 +4,14 @@ import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
 import dev.outbox.OutboxMessage;
 import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.HeadOutcome;
+import dev.outbox.spi.Lease;
+import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
-import dev.outbox.spi.Outcome;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
@@ -16,18 +20,42 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An {@link OutboxStore} in front of an {@link InMemoryOutboxStore} that fails its next claims on
- * request, as a database that went away would, and logs its transactions, its claims and the limits
- * cleanup asked for.
+ * request, as a database that went away would, and logs its transactions, what they returned, and
+ * the limits cleanup asked for.
  */
 public final class FlakyStore implements OutboxStore {
+
+  /**
+   * One transaction the engine ran.
+   *
+   * @param method {@code claim}, {@code recordAndClaim} or {@code record}
+   * @param outcomes how many head outcomes it recorded
+   * @param newHeads whether it claimed heads nobody held ({@code false} for {@code record}, and for
+   *     a record that only reads on behind the heads it keeps)
+   * @param returned the heads it returned, continued ones first; empty for a failed transaction
+   * @param failed whether it threw (and so changed nothing)
+   */
+  public record Transaction(
+      String method, int outcomes, boolean newHeads, List<LeasedHead> returned, boolean failed) {
+
+    /**
+     * The messages it returned, head after head.
+     *
+     * @return the messages
+     */
+    public List<OutboxMessage> messages() {
+      List<OutboxMessage> messages = new ArrayList<>();
+      returned.forEach(head -> messages.addAll(head.messages()));
+      return messages;
+    }
+  }
 
   private final InMemoryOutboxStore store;
   private final AtomicInteger failingClaims = new AtomicInteger();
   private final List<Integer> deleteLimits = new CopyOnWriteArrayList<>();
-  private final List<String> transactions = new CopyOnWriteArrayList<>();
+  private final List<Transaction> transactions = new CopyOnWriteArrayList<>();
   private volatile boolean refuseInterrupted;
-  private volatile UUID unrecordable;
-  private final List<List<OutboxMessage>> claims = new CopyOnWriteArrayList<>();
+  private volatile String unrecordable;
 
   /**
    * Wraps a store.
@@ -39,7 +67,8 @@ public final class FlakyStore implements OutboxStore {
   }
 
   /**
-   * Makes the next claims throw, with or without a record in the same transaction.
+   * Makes the next claims ({@code claim} or {@code recordAndClaim}, with or without outcomes)
+   * throw, changing nothing; and {@link #stats()} while any are left.
    *
    * @param count how many
    * @return this store
@@ -50,7 +79,7 @@ public final class FlakyStore implements OutboxStore {
   }
 
   /**
-   * The limit of every {@link #deletePublished} call so far.
+   * The limit of every {@link #deleteDelivered} call so far.
    *
    * @return the limits, in call order
    */
@@ -69,66 +98,111 @@ public final class FlakyStore implements OutboxStore {
   }
 
   /**
-   * Makes every record that holds an outcome of this message throw, as a database that refuses a
-   * value does.
+   * Makes every transaction that records an outcome of this aggregate's head throw, as a database
+   * that refuses a value does.
    *
-   * @param id the message
+   * @param aggregateType the aggregate type
+   * @param aggregateId the aggregate id
    * @return this store
    */
-  public FlakyStore refuseOutcomesOf(UUID id) {
-    unrecordable = id;
+  public FlakyStore refuseOutcomesOf(String aggregateType, String aggregateId) {
+    unrecordable = aggregateType + '/' + aggregateId;
     return this;
   }
 
   /**
-   * The transactions so far, one entry each: {@code claim}, {@code record} or {@code
-   * recordAndClaim}, failed ones included.
+   * The transactions so far, failed ones included, in call order.
    *
-   * @return the names, in call order
+   * @return the transactions
    */
-  public List<String> transactions() {
+  public List<Transaction> transactions() {
     return List.copyOf(transactions);
   }
 
   /**
-   * What each claim returned, in call order, empty claims included.
+   * The names of the transactions so far: {@code claim}, {@code recordAndClaim} or {@code record}.
    *
-   * @return the claimed batches
+   * @return the names, in call order
+   */
+  public List<String> methods() {
+    return transactions.stream().map(Transaction::method).toList();
+  }
+
+  /**
+   * What each transaction that claimed new heads returned (continued heads included), in call
+   * order, empty claims included, failed ones left out.
+   *
+   * @return the batches
    */
   public List<List<OutboxMessage>> claims() {
-    return List.copyOf(claims);
+    return transactions.stream()
+        .filter(t -> t.newHeads() && !t.failed())
+        .map(Transaction::messages)
+        .toList();
+  }
+
+  /**
+   * Every lease any transaction returned, in call order.
+   *
+   * @return the leases
+   */
+  public List<Lease> grants() {
+    return transactions.stream()
+        .flatMap(t -> t.returned().stream())
+        .map(LeasedHead::lease)
+        .toList();
   }
 
   @Override
-  public List<OutboxMessage> claim(ClaimRequest request) {
-    transactions.add("claim");
-    failIfScripted();
-    return claimed(store.claim(request));
-  }
-
-  @Override
-  public void record(String instanceId, Collection<? extends Outcome> outcomes) {
-    transactions.add("record");
-    refuseIfInterrupted();
-    refuseIfUnrecordable(outcomes);
-    store.record(instanceId, outcomes);
+  public List<LeasedHead> claim(ClaimRequest request) {
+    try {
+      failIfScripted();
+      List<LeasedHead> heads = store.claim(request);
+      transactions.add(new Transaction("claim", 0, true, heads, false));
+      return heads;
+    } catch (RuntimeException e) {
+      transactions.add(new Transaction("claim", 0, true, List.of(), true));
+      throw e;
+    }
   }
 
   /** One transaction: a scripted failure changes nothing. */
   @Override
-  public List<OutboxMessage> recordAndClaim(
-      String instanceId, Collection<? extends Outcome> outcomes, ClaimRequest request) {
-    transactions.add("recordAndClaim");
-    failIfScripted();
-    refuseIfUnrecordable(outcomes);
-    synchronized (store) {
-      store.record(instanceId, outcomes);
-      return claimed(store.claim(request));
+  public List<LeasedHead> recordAndClaim(
+      Collection<? extends HeadOutcome> outcomes, ClaimRequest request) {
+    try {
+      failIfScripted();
+      refuseIfUnrecordable(outcomes);
+      List<LeasedHead> heads = store.recordAndClaim(outcomes, request);
+      transactions.add(
+          new Transaction("recordAndClaim", outcomes.size(), request.newHeads(), heads, false));
+      return heads;
+    } catch (RuntimeException e) {
+      transactions.add(
+          new Transaction("recordAndClaim", outcomes.size(), request.newHeads(), List.of(), true));
+      throw e;
     }
   }
 
-  private void refuseIfUnrecordable(Collection<? extends Outcome> outcomes) {
-    if (outcomes.stream().anyMatch(outcome -> outcome.messageId().equals(unrecordable))) {
+  @Override
+  public void record(Collection<? extends HeadOutcome> outcomes) {
+    try {
+      refuseIfInterrupted();
+      refuseIfUnrecordable(outcomes);
+      store.record(outcomes);
+      transactions.add(new Transaction("record", outcomes.size(), false, List.of(), false));
+    } catch (RuntimeException e) {
+      transactions.add(new Transaction("record", outcomes.size(), false, List.of(), true));
+      throw e;
+    }
+  }
+
+  private void refuseIfUnrecordable(Collection<? extends HeadOutcome> outcomes) {
+    String refused = unrecordable;
+    if (refused != null
+        && outcomes.stream()
+            .map(HeadOutcome::lease)
+            .anyMatch(lease -> refused.equals(lease.aggregateType() + '/' + lease.aggregateId()))) {
       throw new IllegalStateException("value refused (scripted)");
     }
   }
@@ -146,9 +220,9 @@ public final class FlakyStore implements OutboxStore {
     }
   }
 
-  private List<OutboxMessage> claimed(List<OutboxMessage> batch) {
-    claims.add(batch);
-    return batch;
+  @Override
+  public List<Lease> renew(String instanceId, Collection<Lease> leases, Duration lease) {
+    return store.renew(instanceId, leases, lease);
   }
 
   @Override
@@ -160,9 +234,9 @@ public final class FlakyStore implements OutboxStore {
   }
 
   @Override
-  public int deletePublished(Instant publishedBefore, int limit) {
+  public int deleteDelivered(Instant createdBefore, int limit) {
     deleteLimits.add(limit);
-    return store.deletePublished(publishedBefore, limit);
+    return store.deleteDelivered(createdBefore, limit);
   }
 
   @Override
@@ -176,8 +250,8 @@ public final class FlakyStore implements OutboxStore {
   }
 
   @Override
-  public int replayDeadLetters(Collection<UUID> ids, Instant now) {
-    return store.replayDeadLetters(ids, now);
+  public int replayDeadLetters(Collection<UUID> ids) {
+    return store.replayDeadLetters(ids);
   }
 
   @Override

@@ -4,10 +4,13 @@ import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
 import dev.outbox.OutboxMessage;
 import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.HeadOutcome;
+import dev.outbox.spi.Lease;
+import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
-import dev.outbox.spi.Outcome;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,6 +18,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,77 +28,172 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * An {@link OutboxStore} in memory that keeps every contract of the port, for engine tests. Every
- * method is one atomic step (the object's monitor is the "transaction"). The clock decides whether
- * a lease still holds when a failure is recorded.
+ * The reference implementation of {@link OutboxStore} in memory, for engine tests: messages
+ * append-only per aggregate with a gap-free {@code seq}, one head per aggregate, leases fenced by a
+ * token. Every public method is one transaction (the object's monitor), and every instant it stamps
+ * comes from its {@link Clock}: the store's clock, on which leases and retries run.
  */
 public final class InMemoryOutboxStore implements OutboxStore {
 
-  /** Status of a row in the outbox table. */
+  /** What a message is, as the operators' view of the tables shows it. */
   public enum Status {
-    /** Waiting to be published. */
+    /** Behind its head's cursor: waiting to be published (or held on a dead letter). */
     PENDING,
-    /** Acknowledged by the broker. */
-    PUBLISHED
+    /** At or before its head's cursor and acknowledged by the broker. */
+    PUBLISHED,
+    /** Copied to the dead letters; the row itself stays until cleanup deletes it. */
+    DEAD_LETTERED
   }
 
   /**
-   * A snapshot of one outbox row.
+   * A snapshot of one message row and, where it is the head's next message, the head's state.
    *
-   * @param message the message with its attempt count
-   * @param status pending or published
-   * @param nextAttemptAt when it is due
-   * @param lastError the last failure, or null
-   * @param claimedBy the lease holder, or null
-   * @param claimedUntil the lease end, or null
-   * @param publishedAt when it was published, or null
+   * @param message the message; carries the head's failed attempts when it is the next one
+   * @param status pending, published or dead-lettered
+   * @param nextAttemptAt when the head is due again, if this is its next message and nobody holds
+   *     it; {@code null} otherwise
+   * @param lastError the head's last failure, if this is its next message; {@code null} otherwise
+   * @param claimedBy the head's holder while the message waits, or {@code null}
    */
   public record Row(
       OutboxMessage message,
       Status status,
       Instant nextAttemptAt,
       String lastError,
+      String claimedBy) {}
+
+  /**
+   * A snapshot of one head.
+   *
+   * @param writeSeq the last seq written
+   * @param deliveredSeq the cursor
+   * @param availableAt when it is claimable: now, the end of a lease, or the next retry
+   * @param claimedBy the last holder; {@code null} once released
+   * @param leaseToken incremented by every grant
+   * @param attempts failed attempts of message {@code deliveredSeq + 1}
+   * @param lastError the last failure of that message
+   * @param held whether it waits at a dead letter
+   */
+  public record Head(
+      long writeSeq,
+      long deliveredSeq,
+      Instant availableAt,
       String claimedBy,
-      Instant claimedUntil,
-      Instant publishedAt) {}
+      long leaseToken,
+      int attempts,
+      String lastError,
+      boolean held) {
+
+    /**
+     * The hold its holder has, as a processor would name it.
+     *
+     * @param aggregateType the aggregate type
+     * @param aggregateId the aggregate id
+     * @return the lease under the current token
+     */
+    public Lease lease(String aggregateType, String aggregateId) {
+      return new Lease(aggregateType, aggregateId, leaseToken);
+    }
+  }
 
   private record Key(String type, String id) {
+    static Key of(Lease lease) {
+      return new Key(lease.aggregateType(), lease.aggregateId());
+    }
+
     static Key of(OutboxMessage message) {
       return new Key(message.aggregateType(), message.aggregateId());
     }
   }
 
+  /** A stored row: the message (attempts always 0) and its global write order. */
+  private record Stored(OutboxMessage message, long position) {}
+
+  /** One aggregate's head and its messages. Guarded by the store's monitor. */
+  private static final class HeadState {
+    final Key key;
+    final long order;
+    final TreeMap<Long, Stored> messages = new TreeMap<>();
+    final Set<Long> deadLettered = new HashSet<>();
+    long writeSeq;
+    long deliveredSeq;
+    Instant availableAt;
+    String claimedBy;
+    long leaseToken;
+    int attempts;
+    String lastError;
+    boolean held;
+
+    HeadState(Key key, long order, Instant now) {
+      this.key = key;
+      this.order = order;
+      this.availableAt = now;
+    }
+
+    boolean pending() {
+      return writeSeq > deliveredSeq;
+    }
+
+    boolean due(Instant now) {
+      return pending() && !held && !availableAt.isAfter(now);
+    }
+
+    void release(Instant now) {
+      claimedBy = null;
+      availableAt = now;
+    }
+
+    void moveCursor(long seq) {
+      if (seq > deliveredSeq) {
+        deliveredSeq = seq;
+        attempts = 0;
+        lastError = null;
+      }
+    }
+
+    Head snapshot() {
+      return new Head(
+          writeSeq, deliveredSeq, availableAt, claimedBy, leaseToken, attempts, lastError, held);
+    }
+  }
+
+  private record DeadLetterEntry(DeadLetter letter, long seq, long order) {}
+
   private final Clock clock;
-  private final TreeMap<Long, Row> rows = new TreeMap<>();
-  private final Map<UUID, Long> positions = new LinkedHashMap<>();
-  private final Map<UUID, DeadLetter> deadLetters = new LinkedHashMap<>();
+  private final Map<Key, HeadState> heads = new LinkedHashMap<>();
+  private final Map<UUID, DeadLetterEntry> deadLetters = new LinkedHashMap<>();
   private long nextPosition = 1;
+  private long nextHeadOrder = 1;
+  private long nextDeadLetterOrder = 1;
 
   /**
-   * A store whose leases are checked against a clock.
+   * A store on a clock.
    *
-   * @param clock the same clock the outbox uses
+   * @param clock the store's clock: leases, retries and timestamps
    */
   public InMemoryOutboxStore(Clock clock) {
     this.clock = clock;
   }
 
+  // ---------------------------------------------------------------- the test facade (the writer)
+
   /**
-   * Adds a pending message, due at once, as the flush listener would.
+   * Appends a message to its aggregate with the next seq, as a committed flush does; the head
+   * becomes pending and, if nobody holds it, claimable at once.
    *
    * @param aggregateType the aggregate type
    * @param aggregateId the aggregate id
    * @param eventType the event type
-   * @return the stored message
+   * @return the stored message, with its seq
    */
   public synchronized OutboxMessage add(
       String aggregateType, String aggregateId, String eventType) {
     Instant now = clock.instant();
-    long position = nextPosition++;
-    OutboxMessage message =
+    long position = nextPosition;
+    return append(
         new OutboxMessage(
             UUID.randomUUID(),
-            position,
+            0,
             aggregateType,
             aggregateId,
             eventType,
@@ -103,43 +202,106 @@ public final class InMemoryOutboxStore implements OutboxStore {
             Map.of(),
             now,
             now,
+            0),
+        now);
+  }
+
+  private OutboxMessage append(OutboxMessage message, Instant now) {
+    Key key = Key.of(message);
+    HeadState head = heads.computeIfAbsent(key, k -> new HeadState(k, nextHeadOrder++, now));
+    long seq = ++head.writeSeq;
+    OutboxMessage stored =
+        new OutboxMessage(
+            message.id(),
+            seq,
+            message.aggregateType(),
+            message.aggregateId(),
+            message.eventType(),
+            message.contentType(),
+            message.payload(),
+            message.headers(),
+            message.occurredAt(),
+            message.createdAt(),
             0);
-    rows.put(position, new Row(message, Status.PENDING, now, null, null, null, null));
-    positions.put(message.id(), position);
-    return message;
+    head.messages.put(seq, new Stored(stored, nextPosition++));
+    return stored;
   }
 
   /**
-   * Leases a pending message, as a flush on the fast path writes it.
+   * Grants the head of an aggregate to an instance with all its pending messages, as a writer on
+   * the fast path does: a new token. Like the writer, refuses a head that is held, leased or
+   * waiting for a retry.
    *
-   * @param id the message
+   * @param aggregateType the aggregate type
+   * @param aggregateId the aggregate id
    * @param instanceId the processor it is leased to
-   * @param until when the lease runs out
+   * @param until when the lease runs out, on the store's clock
+   * @return the leased head, to hand to {@code OutboxEngine.publishLeased}
    */
-  public synchronized void lease(UUID id, String instanceId, Instant until) {
-    long position = positions.get(id);
-    Row row = rows.get(position);
-    rows.put(
-        position,
-        new Row(
-            row.message(),
-            row.status(),
-            row.nextAttemptAt(),
-            row.lastError(),
-            instanceId,
-            until,
-            row.publishedAt()));
+  public synchronized LeasedHead leaseHead(
+      String aggregateType, String aggregateId, String instanceId, Instant until) {
+    HeadState head = heads.get(new Key(aggregateType, aggregateId));
+    if (head == null || !head.pending()) {
+      throw new IllegalStateException(aggregateType + '/' + aggregateId + " has nothing pending");
+    }
+    if (head.held || head.availableAt.isAfter(clock.instant())) {
+      throw new IllegalStateException(
+          aggregateType + '/' + aggregateId + " is held, leased or retrying: no writer leases it");
+    }
+    head.leaseToken++;
+    head.claimedBy = instanceId;
+    head.availableAt = until;
+    return new LeasedHead(
+        new Lease(aggregateType, aggregateId, head.leaseToken), next(head, Integer.MAX_VALUE));
   }
 
   /**
-   * The outbox row of a message.
+   * The newest row of a message (a replay without a hold appends the message again).
    *
    * @param id the message id
-   * @return the row, empty when it is not in the outbox table (dead-lettered, deleted, unknown)
+   * @return the row, empty when there is none (never written, or deleted by cleanup)
    */
   public synchronized Optional<Row> row(UUID id) {
-    Long position = positions.get(id);
-    return Optional.ofNullable(position == null ? null : rows.get(position));
+    HeadState found = null;
+    Stored newest = null;
+    for (HeadState head : heads.values()) {
+      for (Stored stored : head.messages.values()) {
+        if (stored.message().id().equals(id)
+            && (newest == null || stored.position() > newest.position())) {
+          found = head;
+          newest = stored;
+        }
+      }
+    }
+    return found == null ? Optional.empty() : Optional.of(row(found, newest.message()));
+  }
+
+  private static Row row(HeadState head, OutboxMessage message) {
+    long seq = message.seq();
+    Status status =
+        head.deadLettered.contains(seq)
+            ? Status.DEAD_LETTERED
+            : seq <= head.deliveredSeq ? Status.PUBLISHED : Status.PENDING;
+    boolean next = seq == head.deliveredSeq + 1;
+    boolean waiting = seq > head.deliveredSeq;
+    return new Row(
+        next ? message.withAttempts(head.attempts) : message,
+        status,
+        next && head.claimedBy == null ? head.availableAt : null,
+        next ? head.lastError : null,
+        waiting ? head.claimedBy : null);
+  }
+
+  /**
+   * The head of an aggregate.
+   *
+   * @param aggregateType the aggregate type
+   * @param aggregateId the aggregate id
+   * @return its state, empty when it has none (never written, or deleted by cleanup)
+   */
+  public synchronized Optional<Head> head(String aggregateType, String aggregateId) {
+    HeadState head = heads.get(new Key(aggregateType, aggregateId));
+    return Optional.ofNullable(head == null ? null : head.snapshot());
   }
 
   /**
@@ -149,147 +311,230 @@ public final class InMemoryOutboxStore implements OutboxStore {
    * @return the dead letter, if there is one
    */
   public synchronized Optional<DeadLetter> deadLetter(UUID id) {
-    return Optional.ofNullable(deadLetters.get(id));
+    DeadLetterEntry entry = deadLetters.get(id);
+    return Optional.ofNullable(entry == null ? null : entry.letter());
   }
 
   /**
-   * How many outbox rows have a status.
+   * How many message rows have a status.
    *
    * @param status the status
    * @return the count
    */
   public synchronized long count(Status status) {
-    return rows.values().stream().filter(row -> row.status() == status).count();
+    return heads.values().stream()
+        .flatMap(head -> head.messages.values().stream().map(s -> row(head, s.message())))
+        .filter(row -> row.status() == status)
+        .count();
   }
 
+  // ---------------------------------------------------------------- the port
+
   @Override
-  public synchronized List<OutboxMessage> claim(ClaimRequest request) {
-    Set<Key> held = new HashSet<>();
-    if (request.holdAggregateOnDeadLetter()) {
-      deadLetters.values().forEach(letter -> held.add(Key.of(letter.message())));
+  public synchronized List<LeasedHead> recordAndClaim(
+      Collection<? extends HeadOutcome> outcomes, ClaimRequest request) {
+    Instant now = clock.instant();
+    List<HeadState> continuing = new ArrayList<>();
+    for (HeadOutcome outcome : outcomes) {
+      HeadState head = apply(outcome, now);
+      if (head != null && head.pending()) {
+        continuing.add(head);
+      } else if (head != null) {
+        head.release(now);
+      }
     }
-    // Like the JDBC store: an aggregate is blocked from its first pending message that is not due
-    // or leased; its messages before that can be claimed, several in one batch.
-    Set<Key> blocked = new HashSet<>();
-    List<OutboxMessage> claimed = new ArrayList<>();
-    for (Map.Entry<Long, Row> entry : rows.entrySet()) {
-      Row row = entry.getValue();
-      if (claimed.size() == request.limit()) {
+    List<LeasedHead> leased = new ArrayList<>();
+    int taken = share(continuing, request.limit(), request, now, leased);
+    int budget = request.limit() - taken;
+    if (request.newHeads() && budget > 0) {
+      List<HeadState> granted =
+          heads.values().stream()
+              .filter(head -> head.due(now))
+              .sorted(
+                  Comparator.comparing((HeadState head) -> head.availableAt)
+                      .thenComparingLong(head -> head.order))
+              .limit(budget)
+              .toList();
+      granted.forEach(head -> head.leaseToken++);
+      share(granted, budget, request, now, leased);
+    }
+    return leased;
+  }
+
+  /**
+   * Leases heads to the requester and reads their next messages, {@code max(1, limit / heads)}
+   * each; heads past the limit are released.
+   *
+   * @return how many messages were read
+   */
+  private static int share(
+      List<HeadState> taken, int limit, ClaimRequest request, Instant now, List<LeasedHead> into) {
+    int count = Math.min(taken.size(), limit);
+    for (HeadState head : taken.subList(count, taken.size())) {
+      head.release(now);
+    }
+    if (count == 0) {
+      return 0;
+    }
+    int each = Math.max(1, limit / count);
+    int read = 0;
+    for (HeadState head : taken.subList(0, count)) {
+      head.claimedBy = request.instanceId();
+      head.availableAt = now.plus(request.lease());
+      List<OutboxMessage> messages = next(head, each);
+      read += messages.size();
+      into.add(
+          new LeasedHead(new Lease(head.key.type(), head.key.id(), head.leaseToken), messages));
+    }
+    return read;
+  }
+
+  /** The next messages behind the cursor, in seq order; the first carries the head's attempts. */
+  private static List<OutboxMessage> next(HeadState head, int limit) {
+    List<OutboxMessage> messages = new ArrayList<>();
+    for (Stored stored : head.messages.tailMap(head.deliveredSeq, false).values()) {
+      if (messages.size() == limit) {
         break;
       }
-      if (row.status() != Status.PENDING) {
-        continue;
-      }
-      Key key = Key.of(row.message());
-      boolean claimable = claimable(row, request.now());
-      if (!claimable && request.orderedPerAggregate()) {
-        blocked.add(key);
-      }
-      if (!claimable || blocked.contains(key) || held.contains(key)) {
-        continue;
-      }
-      entry.setValue(
-          new Row(
-              row.message(),
-              row.status(),
-              row.nextAttemptAt(),
-              row.lastError(),
-              request.instanceId(),
-              request.leaseUntil(),
-              null));
-      claimed.add(row.message());
+      OutboxMessage message = stored.message();
+      messages.add(messages.isEmpty() ? message.withAttempts(head.attempts) : message);
     }
-    return claimed;
-  }
-
-  private static boolean claimable(Row row, Instant now) {
-    boolean due = !row.nextAttemptAt().isAfter(now);
-    boolean leased = row.claimedUntil() != null && row.claimedUntil().isAfter(now);
-    return due && !leased;
+    return messages;
   }
 
   @Override
-  public synchronized void record(String instanceId, Collection<? extends Outcome> outcomes) {
-    for (Outcome outcome : outcomes) {
-      Long position = positions.get(outcome.messageId());
-      Row row = position == null ? null : rows.get(position);
-      if (row == null || row.status() != Status.PENDING) {
-        continue;
-      }
-      if (outcome instanceof Outcome.Published published) {
-        rows.put(
-            position,
-            new Row(
-                row.message(),
-                Status.PUBLISHED,
-                row.nextAttemptAt(),
-                row.lastError(),
-                null,
-                null,
-                published.publishedAt()));
-      } else if (leasedTo(row, instanceId)) {
-        recordFailure(position, row, outcome);
+  public synchronized void record(Collection<? extends HeadOutcome> outcomes) {
+    Instant now = clock.instant();
+    for (HeadOutcome outcome : outcomes) {
+      HeadState head = apply(outcome, now);
+      if (head != null) {
+        head.release(now);
       }
     }
   }
 
-  /** Like the JDBC store: still claimed by this instance, even if the lease ran out meanwhile. */
-  private static boolean leasedTo(Row row, String instanceId) {
-    return instanceId.equals(row.claimedBy());
+  /**
+   * Applies one outcome if its token still holds the head.
+   *
+   * @return the head when it stays with its holder for now (delivered, or dead-lettered without a
+   *     hold): the caller continues or releases it; {@code null} when the outcome was refused or
+   *     already released the head
+   */
+  private HeadState apply(HeadOutcome outcome, Instant now) {
+    Lease lease = outcome.lease();
+    HeadState head = heads.get(Key.of(lease));
+    if (head == null || head.leaseToken != lease.token() || head.claimedBy == null) {
+      return null; // a stale holder changes nothing
+    }
+    head.moveCursor(Math.min(outcome.deliveredSeq(), head.writeSeq));
+    if (outcome instanceof HeadOutcome.Delivered) {
+      head.attempts = 0;
+      head.lastError = null;
+      return head;
+    }
+    if (outcome instanceof HeadOutcome.Retry retry) {
+      head.attempts = retry.attempts();
+      head.lastError = retry.error();
+      head.claimedBy = null;
+      head.availableAt = now.plus(retry.retryAfter());
+      return null;
+    }
+    if (outcome instanceof HeadOutcome.DeadLettered dead) {
+      return deadLettered(head, dead, now);
+    }
+    head.release(now); // Released
+    return null;
   }
 
-  private void recordFailure(long position, Row row, Outcome outcome) {
-    if (outcome instanceof Outcome.Released) {
-      rows.put(
-          position,
-          new Row(
-              row.message(),
-              Status.PENDING,
-              row.nextAttemptAt(),
-              row.lastError(),
-              null,
-              null,
-              null));
-    } else if (outcome instanceof Outcome.Failed failed) {
-      rows.put(
-          position,
-          new Row(
-              row.message().withAttempts(failed.attempts()),
-              Status.PENDING,
-              failed.nextAttemptAt(),
-              failed.error(),
-              null,
-              null,
-              null));
-    } else if (outcome instanceof Outcome.DeadLettered dead) {
-      rows.remove(position);
-      positions.remove(dead.messageId());
-      deadLetters.put(
-          dead.messageId(),
-          new DeadLetter(
-              row.message().withAttempts(dead.attempts()), dead.error(), dead.deadLetteredAt()));
+  private HeadState deadLettered(HeadState head, HeadOutcome.DeadLettered dead, Instant now) {
+    Stored stored = head.messages.get(dead.seq());
+    if (stored == null || dead.seq() <= head.deliveredSeq) {
+      head.release(now);
+      return null;
     }
+    deadLetters.put(
+        dead.messageId(),
+        new DeadLetterEntry(
+            new DeadLetter(
+                stored.message().withAttempts(dead.attempts()),
+                dead.error(),
+                dead.deadLetteredAt()),
+            dead.seq(),
+            nextDeadLetterOrder++));
+    head.deadLettered.add(dead.seq());
+    if (dead.hold()) {
+      head.moveCursor(dead.seq() - 1);
+      head.held = true;
+      head.attempts = dead.attempts();
+      head.lastError = dead.error();
+      head.release(now);
+      return null;
+    }
+    head.moveCursor(dead.seq());
+    return head;
+  }
+
+  @Override
+  public synchronized List<Lease> renew(
+      String instanceId, Collection<Lease> leases, Duration lease) {
+    Instant now = clock.instant();
+    List<Lease> lost = new ArrayList<>();
+    for (Lease held : leases) {
+      HeadState head = heads.get(Key.of(held));
+      if (head != null && head.leaseToken == held.token() && instanceId.equals(head.claimedBy)) {
+        head.availableAt = now.plus(lease);
+      } else {
+        lost.add(held);
+      }
+    }
+    return lost;
   }
 
   @Override
   public synchronized OutboxStats stats() {
-    List<Row> pending = rows.values().stream().filter(r -> r.status() == Status.PENDING).toList();
-    return new OutboxStats(
-        pending.size(),
-        pending.isEmpty() ? null : pending.get(0).message().createdAt(),
-        deadLetters.size());
+    long pending = 0;
+    Instant oldest = null;
+    for (HeadState head : heads.values()) {
+      if (!head.pending()) {
+        continue;
+      }
+      pending += head.writeSeq - head.deliveredSeq;
+      Stored next = head.messages.get(head.deliveredSeq + 1);
+      if (next != null && (oldest == null || next.message().createdAt().isBefore(oldest))) {
+        oldest = next.message().createdAt();
+      }
+    }
+    return new OutboxStats(pending, oldest, deadLetters.size());
   }
 
   @Override
-  public synchronized int deletePublished(Instant publishedBefore, int limit) {
+  public synchronized int deleteDelivered(Instant createdBefore, int limit) {
+    List<Map.Entry<HeadState, Stored>> deletable = new ArrayList<>();
+    for (HeadState head : heads.values()) {
+      for (Stored stored : head.messages.headMap(head.deliveredSeq, true).values()) {
+        if (stored.message().createdAt().isBefore(createdBefore)) {
+          deletable.add(Map.entry(head, stored));
+        }
+      }
+    }
+    deletable.sort(
+        Comparator.comparing((Map.Entry<HeadState, Stored> e) -> e.getValue().message().createdAt())
+            .thenComparingLong(e -> e.getValue().position()));
     int deleted = 0;
-    Iterator<Row> iterator = rows.values().iterator();
-    while (iterator.hasNext() && deleted < limit) {
-      Row row = iterator.next();
-      if (row.status() == Status.PUBLISHED && row.publishedAt().isBefore(publishedBefore)) {
-        iterator.remove();
-        positions.remove(row.message().id());
-        deleted++;
+    for (Map.Entry<HeadState, Stored> entry : deletable) {
+      if (deleted == limit) {
+        break;
+      }
+      long seq = entry.getValue().message().seq();
+      entry.getKey().messages.remove(seq);
+      entry.getKey().deadLettered.remove(seq);
+      deleted++;
+    }
+    Iterator<HeadState> idle = heads.values().iterator();
+    while (idle.hasNext()) {
+      HeadState head = idle.next();
+      if (!head.pending() && !head.held && head.claimedBy == null && head.messages.isEmpty()) {
+        idle.remove();
       }
     }
     return deleted;
@@ -307,10 +552,11 @@ public final class InMemoryOutboxStore implements OutboxStore {
 
   private Stream<DeadLetter> matching(DeadLetterQuery query) {
     return deadLetters.values().stream()
-        .filter(letter -> matches(letter, query))
+        .filter(entry -> matches(entry.letter(), query))
         .sorted(
-            Comparator.comparing(DeadLetter::deadLetteredAt)
-                .thenComparingLong(letter -> letter.message().position()));
+            Comparator.comparing((DeadLetterEntry entry) -> entry.letter().deadLetteredAt())
+                .thenComparingLong(DeadLetterEntry::order))
+        .map(DeadLetterEntry::letter);
   }
 
   private static boolean matches(DeadLetter letter, DeadLetterQuery query) {
@@ -323,15 +569,38 @@ public final class InMemoryOutboxStore implements OutboxStore {
   }
 
   @Override
-  public synchronized int replayDeadLetters(Collection<UUID> ids, Instant now) {
+  public synchronized int replayDeadLetters(Collection<UUID> ids) {
+    Instant now = clock.instant();
     int replayed = 0;
-    for (UUID id : new HashSet<>(ids)) {
-      DeadLetter letter = deadLetters.remove(id);
-      if (letter != null) {
-        OutboxMessage message = letter.message().withAttempts(0);
-        rows.put(message.position(), new Row(message, Status.PENDING, now, null, null, null, null));
-        positions.put(id, message.position());
-        replayed++;
+    for (UUID id : new LinkedHashSet<>(ids)) {
+      DeadLetterEntry entry = deadLetters.remove(id);
+      if (entry == null) {
+        continue;
+      }
+      replayed++;
+      OutboxMessage message = entry.letter().message();
+      HeadState head = heads.get(Key.of(message));
+      if (heldAt(head, entry)) {
+        head.held = false;
+        head.attempts = 0;
+        head.lastError = null;
+        head.deadLettered.remove(entry.seq());
+        head.availableAt = now;
+      } else {
+        append(
+            new OutboxMessage(
+                message.id(),
+                0,
+                message.aggregateType(),
+                message.aggregateId(),
+                message.eventType(),
+                message.contentType(),
+                message.payload(),
+                message.headers(),
+                message.occurredAt(),
+                now,
+                0),
+            now);
       }
     }
     return replayed;
@@ -339,12 +608,25 @@ public final class InMemoryOutboxStore implements OutboxStore {
 
   @Override
   public synchronized int purgeDeadLetters(Collection<UUID> ids) {
+    Instant now = clock.instant();
     int purged = 0;
-    for (UUID id : new HashSet<>(ids)) {
-      if (deadLetters.remove(id) != null) {
-        purged++;
+    for (UUID id : new LinkedHashSet<>(ids)) {
+      DeadLetterEntry entry = deadLetters.remove(id);
+      if (entry == null) {
+        continue;
+      }
+      purged++;
+      HeadState head = heads.get(Key.of(entry.letter().message()));
+      if (heldAt(head, entry)) {
+        head.held = false;
+        head.moveCursor(entry.seq());
+        head.availableAt = now;
       }
     }
     return purged;
+  }
+
+  private static boolean heldAt(HeadState head, DeadLetterEntry entry) {
+    return head != null && head.held && head.deliveredSeq + 1 == entry.seq();
   }
 }

@@ -1,6 +1,7 @@
 package dev.outbox.hibernate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
@@ -8,41 +9,44 @@ import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.testing.Emfs;
 import dev.outbox.hibernate.testing.OutboxTable;
+import dev.outbox.hibernate.testing.OutboxTable.Head;
 import dev.outbox.hibernate.testing.OutboxTable.Row;
 import dev.outbox.hibernate.testing.PurchaseOrder;
 import dev.outbox.hibernate.testing.TestDatabase;
 import dev.outbox.hibernate.testing.TestEvents;
 import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.HeadOutcome;
+import dev.outbox.spi.Lease;
+import dev.outbox.spi.LeasedHead;
+import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
-import dev.outbox.spi.Outcome;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.hibernate.Session;
 import org.hibernate.SessionFactory;
+import org.hibernate.Transaction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** The JDBC outbox store on a real database: claims, leases, outcomes, dead letters, cleanup. */
+/**
+ * The JDBC outbox store on a real database: heads and cursors, claims, continuations, fencing, dead
+ * letters, cleanup.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractOutboxStoreIT {
 
@@ -85,7 +89,7 @@ abstract class AbstractOutboxStoreIT {
   @BeforeEach
   void empty() {
     outbox.clear();
-    new OutboxTable(database.dataSource(), DEAD_LETTERS).clear();
+    OutboxTable.deleteAll(database.dataSource(), DEAD_LETTERS);
   }
 
   /**
@@ -108,177 +112,237 @@ abstract class AbstractOutboxStoreIT {
     return ids;
   }
 
-  static Instant now() {
-    return Instant.now().plusSeconds(1).truncatedTo(ChronoUnit.MILLIS);
+  /** Adds one event to an existing aggregate. */
+  void append(String aggregateId, String text) {
+    emf.inTransaction(
+        session ->
+            session
+                .find(PurchaseOrder.class, Long.parseLong(aggregateId))
+                .announce(new TestEvents.Noted(text)));
   }
 
-  List<OutboxMessage> claim(String instance, Instant now, int limit) {
-    return store.claim(new ClaimRequest(instance, limit, now, LEASE, true, false));
+  List<LeasedHead> claim(String instance, int limit) {
+    return claim(instance, limit, LEASE);
   }
 
-  static List<Outcome> published(List<OutboxMessage> messages, Instant at) {
-    return messages.stream().<Outcome>map(m -> new Outcome.Published(m.id(), at)).toList();
+  List<LeasedHead> claim(String instance, int limit, Duration lease) {
+    return store.claim(new ClaimRequest(instance, limit, lease, true));
+  }
+
+  static ClaimRequest readOn(String instance) {
+    return new ClaimRequest(instance, 100, LEASE, false);
+  }
+
+  static List<OutboxMessage> messages(List<LeasedHead> heads) {
+    return heads.stream().flatMap(head -> head.messages().stream()).toList();
+  }
+
+  static LeasedHead headOf(List<LeasedHead> heads, String aggregateId) {
+    return heads.stream()
+        .filter(head -> head.lease().aggregateId().equals(aggregateId))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  static HeadOutcome delivered(LeasedHead head) {
+    List<OutboxMessage> messages = head.messages();
+    return new HeadOutcome.Delivered(head.lease(), messages.get(messages.size() - 1).seq());
+  }
+
+  static List<HeadOutcome> delivered(List<LeasedHead> heads) {
+    return heads.stream().map(AbstractOutboxStoreIT::delivered).toList();
   }
 
   @Test
-  void claimTakesEachAggregatesFirstMessagesInPositionOrderAndLeasesThem() {
+  void claimLeasesEachDueHeadWithANewTokenAndReadsItsNextMessagesInSeqOrder() {
     List<String> aggregates = write(3, 2);
-    Instant now = now();
 
-    List<OutboxMessage> first = claim("a", now, 10);
-    assertThat(first).hasSize(6);
-    assertThat(first).extracting(OutboxMessage::position).isSorted();
-    for (String aggregate : aggregates) {
-      assertThat(first.stream().filter(m -> m.aggregateId().equals(aggregate)))
+    List<LeasedHead> first = claim("a", 10);
+
+    assertThat(first).extracting(head -> head.lease().aggregateId()).hasSameElementsAs(aggregates);
+    for (LeasedHead head : first) {
+      assertThat(head.messages()).extracting(OutboxMessage::seq).containsExactly(1L, 2L);
+      assertThat(head.messages())
           .extracting(OutboxMessage::eventType)
           .containsExactly("order.placed", "Noted");
+      assertThat(head.lease().token())
+          .isEqualTo(outbox.head("PurchaseOrder", head.lease().aggregateId()).leaseToken());
     }
-    assertThat(claim("b", now, 10)).as("leased messages are nobody else's").isEmpty();
+    assertThat(outbox.heads()).extracting(Head::claimedBy).containsOnly("a");
+    assertThat(claim("b", 10)).as("leased heads are nobody else's").isEmpty();
   }
 
   @Test
-  void aRowLockedElsewhereHoldsBackTheRestOfItsAggregateAndLeavesItUnleased() throws Exception {
+  void aBatchSharesItsLimitAmongTheHeadsItClaims() {
+    write(2, 30);
+
+    List<LeasedHead> claimed = claim("a", 10);
+
+    assertThat(claimed).hasSize(2);
+    assertThat(claimed).allSatisfy(head -> assertThat(head.messages()).hasSize(5));
+  }
+
+  @Test
+  void aHeadAnotherTransactionHoldsIsSkippedNotWaitedFor() throws Exception {
     List<String> aggregates = write(2, 3);
     String held = aggregates.get(0);
     String free = aggregates.get(1);
-    long firstOfHeld =
-        outbox.rows().stream()
-            .filter(r -> r.aggregateId().equals(held))
-            .findFirst()
-            .orElseThrow()
-            .position();
-    Instant now = now();
 
     try (Connection other = database.dataSource().getConnection()) {
       other.setAutoCommit(false);
       try (PreparedStatement lock =
-          other.prepareStatement("SELECT id FROM " + TABLE + " WHERE position = ? FOR UPDATE")) {
-        lock.setLong(1, firstOfHeld);
+          other.prepareStatement(
+              "SELECT write_seq FROM "
+                  + OutboxTable.headTable(TABLE)
+                  + " WHERE aggregate_type = 'PurchaseOrder' AND aggregate_id = ? FOR UPDATE")) {
+        lock.setString(1, held);
         lock.executeQuery().close();
       }
 
-      List<OutboxMessage> claimed = claim("a", now, 10);
+      List<LeasedHead> claimed = claim("a", 10);
 
-      assertThat(claimed).extracting(OutboxMessage::aggregateId).containsExactly(free, free, free);
-      assertThat(leasedRows()).as("only what was claimed is leased").isEqualTo(3);
+      assertThat(claimed).extracting(head -> head.lease().aggregateId()).containsExactly(free);
+      assertThat(outbox.head("PurchaseOrder", held).claimedBy()).isNull();
       other.rollback();
     }
-    assertThat(claim("b", now, 10))
-        .extracting(OutboxMessage::aggregateId)
-        .containsExactly(held, held, held);
-  }
-
-  private long leasedRows() throws SQLException {
-    try (Connection connection = database.dataSource().getConnection();
-        Statement statement = connection.createStatement();
-        ResultSet result =
-            statement.executeQuery(
-                "SELECT COUNT(*) FROM " + TABLE + " WHERE claimed_by IS NOT NULL")) {
-      result.next();
-      return result.getLong(1);
-    }
+    assertThat(claim("b", 10)).extracting(head -> head.lease().aggregateId()).containsExactly(held);
   }
 
   @Test
-  void messagesBehindAFailedOneWaitForItsRetryWhileOtherAggregatesGoOn() {
+  void aRetryKeepsItsHeadUntilItsTimeWhileOtherAggregatesGoOn() {
     List<String> aggregates = write(2, 2);
-    Instant now = now();
-    List<OutboxMessage> claimed = claim("a", now, 10);
-    OutboxMessage failedHead =
-        claimed.stream().filter(m -> m.aggregateId().equals(aggregates.get(0))).findFirst().get();
-    List<Outcome> outcomes = new java.util.ArrayList<>();
-    for (OutboxMessage message : claimed) {
-      outcomes.add(
-          message == failedHead
-              ? new Outcome.Failed(message.id(), 1, "down", now.plusSeconds(60))
-              : new Outcome.Released(message.id()));
-    }
-    store.record("a", outcomes);
+    List<LeasedHead> claimed = claim("a", 10);
+    LeasedHead failing = headOf(claimed, aggregates.get(0));
+    LeasedHead other = headOf(claimed, aggregates.get(1));
 
-    List<OutboxMessage> others = claim("b", now, 10);
+    store.record(
+        List.of(
+            new HeadOutcome.Retry(failing.lease(), 0, 1, "down", Duration.ofSeconds(2)),
+            new HeadOutcome.Released(other.lease(), 0)));
+
+    List<LeasedHead> others = claim("b", 10);
     assertThat(others)
-        .as("the failed aggregate waits; the released one is claimed again")
-        .extracting(OutboxMessage::aggregateId)
-        .containsOnly(aggregates.get(1))
-        .hasSize(2);
-    store.record("b", published(others, now));
-    assertThat(claim("c", now.plusSeconds(60), 10))
-        .extracting(OutboxMessage::aggregateId)
-        .containsOnly(aggregates.get(0))
-        .hasSize(2);
+        .as("the failed aggregate waits; the released one is claimed again at once")
+        .extracting(head -> head.lease().aggregateId())
+        .containsExactly(aggregates.get(1));
+    assertThat(outbox.head("PurchaseOrder", aggregates.get(0)).attempts()).isEqualTo(1);
+    assertThat(outbox.head("PurchaseOrder", aggregates.get(0)).lastError()).isEqualTo("down");
+    List<LeasedHead> retried = new ArrayList<>();
+    await().atMost(Duration.ofSeconds(15)).until(() -> retried.addAll(claim("c", 10)));
+    assertThat(retried)
+        .extracting(head -> head.lease().aggregateId())
+        .containsExactly(failing.lease().aggregateId());
+    assertThat(retried.get(0).messages()).extracting(OutboxMessage::attempts).containsExactly(1, 0);
   }
 
   @Test
-  void recordAndClaimSeesWhatItRecordedInTheSameTransaction() {
-    List<String> aggregates = write(2, 3);
-    Instant now = now();
-    List<OutboxMessage> firsts = claim("a", now, 2);
-    assertThat(firsts)
-        .extracting(OutboxMessage::aggregateId)
-        .containsExactly(aggregates.get(0), aggregates.get(0));
+  void aDeliveredHeadWithMoreMessagesStaysLeasedAndIsReadOnWithoutAClaim() {
+    List<String> aggregates = write(1, 3);
+    List<LeasedHead> first = claim("a", 2);
+    assertThat(messages(first)).extracting(OutboxMessage::seq).containsExactly(1L, 2L);
 
-    List<OutboxMessage> next =
-        store.recordAndClaim(
-            "a", published(firsts, now), new ClaimRequest("a", 10, now, LEASE, true, false));
+    List<LeasedHead> next = store.recordAndClaim(delivered(first), readOn("a"));
 
     assertThat(next)
-        .as("the rest of the recorded aggregate, and the other aggregate")
-        .hasSize(4)
-        .extracting(OutboxMessage::position)
-        .isSorted();
+        .singleElement()
+        .satisfies(
+            head -> {
+              assertThat(head.lease()).isEqualTo(first.get(0).lease());
+              assertThat(head.messages()).extracting(OutboxMessage::seq).containsExactly(3L);
+            });
     assertThat(outbox.rows())
-        .filteredOn(row -> row.aggregateId().equals(aggregates.get(0)))
-        .extracting(OutboxTable.Row::status)
+        .extracting(Row::status)
         .containsExactly("PUBLISHED", "PUBLISHED", "PENDING");
-    assertThat(claim("b", now, 10)).as("the new claim holds the rest").isEmpty();
+    assertThat(claim("b", 10)).as("the holder keeps the rest").isEmpty();
+
+    assertThat(store.recordAndClaim(delivered(next), readOn("a"))).isEmpty();
+    Head idle = outbox.head("PurchaseOrder", aggregates.get(0));
+    assertThat(idle.deliveredSeq()).isEqualTo(3);
+    assertThat(idle.claimedBy()).as("released once nothing is left").isNull();
+  }
+
+  @Test
+  void aStaleHolderChangesNothingOnceItsLeaseWasTakenOver() {
+    List<String> aggregates = write(1, 2);
+    List<LeasedHead> lost = claim("crashed", 10, Duration.ofSeconds(1));
+    assertThat(claim("survivor", 10)).as("still leased").isEmpty();
+
+    List<LeasedHead> takenOver = new ArrayList<>();
+    await().atMost(Duration.ofSeconds(15)).until(() -> takenOver.addAll(claim("survivor", 10)));
+    assertThat(takenOver.get(0).lease().token()).isGreaterThan(lost.get(0).lease().token());
+    assertThat(messages(takenOver))
+        .extracting(OutboxMessage::id)
+        .containsExactlyElementsOf(messages(lost).stream().map(OutboxMessage::id).toList());
+
+    store.record(delivered(lost));
+    store.record(List.of(new HeadOutcome.Retry(lost.get(0).lease(), 0, 1, "late", Duration.ZERO)));
+    assertThat(store.renew("crashed", List.of(lost.get(0).lease()), LEASE))
+        .containsExactly(lost.get(0).lease());
+
+    Head head = outbox.head("PurchaseOrder", aggregates.get(0));
+    assertThat(head.deliveredSeq()).isZero();
+    assertThat(head.attempts()).isZero();
+    assertThat(head.claimedBy()).isEqualTo("survivor");
+    store.record(delivered(takenOver));
+    assertThat(outbox.head("PurchaseOrder", aggregates.get(0)).deliveredSeq()).isEqualTo(2);
+  }
+
+  @Test
+  void aWriterCommittingWhileTheHolderRecordsIsReadOnAfterItsCommit() throws Exception {
+    String aggregate = write(1, 1).get(0);
+    List<LeasedHead> first = claim("a", 10);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (Session session = emf.openSession()) {
+      Transaction writer = session.beginTransaction();
+      session
+          .find(PurchaseOrder.class, Long.parseLong(aggregate))
+          .announce(new TestEvents.Noted("late"));
+      session.flush(); // the writer now holds the head's row lock until it commits
+
+      Future<List<LeasedHead>> recording =
+          pool.submit(() -> store.recordAndClaim(delivered(first), readOn("a")));
+      Thread.sleep(300); // give the record time to reach the lock; it must wait, not skip
+      assertThat(recording).isNotDone();
+      writer.commit();
+
+      assertThat(recording.get(30, TimeUnit.SECONDS))
+          .as("the record saw the committed write and kept the head for it")
+          .singleElement()
+          .satisfies(
+              head ->
+                  assertThat(head.messages()).extracting(OutboxMessage::seq).containsExactly(2L));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aWriteAfterTheHolderReleasedTheHeadIsDueForTheNextClaim() {
+    String aggregate = write(1, 1).get(0);
+    List<LeasedHead> first = claim("a", 10);
+    assertThat(store.recordAndClaim(delivered(first), readOn("a"))).isEmpty();
+
+    append(aggregate, "after");
+
+    assertThat(messages(claim("b", 10))).extracting(OutboxMessage::seq).containsExactly(2L);
   }
 
   @Test
   void anErrorTextWithANulCharacterIsRecorded() {
-    write(1, 1);
-    Instant now = now();
-    OutboxMessage message = claim("a", now, 10).get(0);
+    String aggregate = write(1, 1).get(0);
+    LeasedHead head = claim("a", 10).get(0);
 
     store.record(
-        "a",
-        List.of(new Outcome.Failed(message.id(), 1, "broker said \u0000no", now.plusSeconds(60))));
+        List.of(
+            new HeadOutcome.Retry(
+                head.lease(), 0, 1, "broker said \u0000no", Duration.ofMinutes(1))));
 
-    assertThat(outbox.rows())
-        .filteredOn(row -> row.id().equals(message.id().toString()))
-        .extracting(OutboxTable.Row::attempts)
-        .containsExactly(1);
+    assertThat(outbox.head("PurchaseOrder", aggregate).attempts()).isEqualTo(1);
   }
 
   @Test
-  void unorderedClaimTakesEveryDueMessage() {
-    write(2, 3);
-    List<OutboxMessage> all = store.claim(new ClaimRequest("a", 100, now(), LEASE, false, false));
-    assertThat(all).hasSize(6);
-    assertThat(all).extracting(OutboxMessage::position).isSorted();
-  }
-
-  @Test
-  void leaseOfAnInstanceThatNeverRecordsRunsOutAndAnotherTakesOver() {
-    write(2, 1);
-    Instant now = now();
-    List<OutboxMessage> lost = claim("crashed", now, 10);
-    assertThat(lost).hasSize(2);
-    assertThat(claim("survivor", now.plus(LEASE).minusMillis(1), 10)).isEmpty();
-
-    List<OutboxMessage> takenOver = claim("survivor", now.plus(LEASE), 10);
-    assertThat(takenOver)
-        .extracting(OutboxMessage::id)
-        .containsExactlyElementsOf(lost.stream().map(OutboxMessage::id).toList());
-
-    store.record(
-        "crashed", List.of(new Outcome.Failed(lost.get(0).id(), 1, "late", now.plusSeconds(5))));
-    assertThat(outbox.rows()).extracting(Row::attempts).containsOnly(0);
-  }
-
-  @Test
-  void concurrentClaimsNeverReturnTheSameMessage() throws Exception {
+  void concurrentClaimsNeverReturnTheSameHead() throws Exception {
     write(200, 1);
-    Instant now = now();
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Callable<List<OutboxMessage>>> claims = new ArrayList<>();
@@ -287,9 +351,9 @@ abstract class AbstractOutboxStoreIT {
         claims.add(
             () -> {
               List<OutboxMessage> mine = new ArrayList<>();
-              List<OutboxMessage> batch;
-              while (!(batch = claim(instance, now, 7)).isEmpty()) {
-                mine.addAll(batch);
+              List<LeasedHead> batch;
+              while (!(batch = claim(instance, 7)).isEmpty()) {
+                mine.addAll(messages(batch));
               }
               return mine;
             });
@@ -305,79 +369,113 @@ abstract class AbstractOutboxStoreIT {
   }
 
   @Test
-  void failedAttemptIsRecordedAndNotClaimedBeforeItsNextAttempt() {
-    write(1, 2);
-    Instant now = now();
-    OutboxMessage head = claim("a", now, 10).get(0);
-    Instant retryAt = now.plusSeconds(30);
-    store.record("a", List.of(new Outcome.Failed(head.id(), 1, "broker down", retryAt)));
+  void aDeadLetterWithoutHoldMovesTheMessageAndTheCursorGoesOn() {
+    String aggregate = write(1, 2).get(0);
+    LeasedHead head = claim("a", 1).get(0);
+    OutboxMessage dead = head.messages().get(0);
 
-    Row row = outbox.rows().get(0);
-    assertThat(row.attempts()).isEqualTo(1);
-    assertThat(row.status()).isEqualTo("PENDING");
-    assertThat(claim("a", retryAt.minusMillis(1), 10))
-        .as("neither the failed head nor the message behind it")
-        .isEmpty();
-    List<OutboxMessage> retried = claim("a", retryAt, 10);
-    assertThat(retried).extracting(OutboxMessage::id).containsExactly(head.id());
-    assertThat(retried.get(0).attempts()).isEqualTo(1);
-  }
+    List<LeasedHead> next =
+        store.recordAndClaim(
+            List.of(
+                new HeadOutcome.DeadLettered(
+                    head.lease(), 0, dead.id(), dead.seq(), 3, "rejected", Instant.now(), false)),
+            readOn("a"));
 
-  @Test
-  void deadLetterMovesTheRowAndTheAggregateGoesOnOrIsHeld() {
-    List<String> aggregates = write(1, 2);
-    Instant now = now();
-    OutboxMessage head = claim("a", now, 1).get(0);
-    store.record("a", List.of(new Outcome.DeadLettered(head.id(), 3, "rejected", now)));
-
-    assertThat(outbox.rows()).hasSize(1);
-    List<DeadLetter> dead = store.findDeadLetters(DeadLetterQuery.all());
-    assertThat(dead)
+    assertThat(messages(next)).extracting(OutboxMessage::seq).containsExactly(2L);
+    assertThat(outbox.rows()).extracting(Row::seq).containsExactly(2L);
+    assertThat(store.findDeadLetters(DeadLetterQuery.all()))
         .singleElement()
         .satisfies(
             d -> {
-              assertThat(d.message().id()).isEqualTo(head.id());
+              assertThat(d.message().id()).isEqualTo(dead.id());
+              assertThat(d.message().seq()).isEqualTo(1);
               assertThat(d.message().attempts()).isEqualTo(3);
-              assertThat(d.message().position()).isEqualTo(head.position());
               assertThat(d.lastError()).isEqualTo("rejected");
             });
-    assertThat(store.claim(new ClaimRequest("a", 10, now, LEASE, true, true)))
-        .as("held while the aggregate has a dead letter")
-        .isEmpty();
-    assertThat(claim("a", now, 10))
-        .extracting(OutboxMessage::aggregateId)
-        .containsExactly(aggregates.get(0));
+    assertThat(outbox.head("PurchaseOrder", aggregate).deliveredSeq()).isEqualTo(1);
   }
 
   @Test
-  void replayPutsDeadLettersBackInFrontWithAttemptsResetAndPurgeDeletes() {
-    write(1, 2);
-    Instant now = now();
-    OutboxMessage head = claim("a", now, 1).get(0);
-    store.record("a", List.of(new Outcome.DeadLettered(head.id(), 5, "rejected", now)));
+  void aDeadLetterWithHoldStopsItsAggregateUntilTheReplayDeliversItInPlace() {
+    String aggregate = write(1, 2).get(0);
+    LeasedHead head = claim("a", 1).get(0);
+    OutboxMessage dead = head.messages().get(0);
+    store.record(
+        List.of(
+            new HeadOutcome.DeadLettered(
+                head.lease(), 0, dead.id(), dead.seq(), 3, "rejected", Instant.now(), true)));
 
-    assertThat(store.replayDeadLetters(List.of(head.id()), now)).isEqualTo(1);
+    assertThat(claim("a", 10)).as("held at the dead letter").isEmpty();
+    assertThat(outbox.head("PurchaseOrder", aggregate).held()).isTrue();
+    assertThat(outbox.rows()).extracting(Row::status).containsExactly("PENDING", "PENDING");
+
+    assertThat(store.replayDeadLetters(List.of(dead.id()))).isEqualTo(1);
+
     assertThat(store.countDeadLetters(DeadLetterQuery.all())).isZero();
-    List<OutboxMessage> again = claim("a", now, 1);
-    assertThat(again).extracting(OutboxMessage::id).containsExactly(head.id());
+    List<OutboxMessage> again = messages(claim("b", 10));
+    assertThat(again).extracting(OutboxMessage::id).startsWith(dead.id());
+    assertThat(again).extracting(OutboxMessage::seq).containsExactly(1L, 2L);
     assertThat(again.get(0).attempts()).isZero();
-    assertThat(again.get(0).position()).isEqualTo(head.position());
+  }
 
-    store.record("a", List.of(new Outcome.DeadLettered(head.id(), 1, "again", now)));
-    assertThat(store.purgeDeadLetters(List.of(head.id(), UUID.randomUUID()))).isEqualTo(1);
+  @Test
+  void aReplayedDeadLetterOfAnAggregateThatWentOnIsAppendedWithANewSeqAndItsId() {
+    String aggregate = write(1, 2).get(0);
+    LeasedHead head = claim("a", 1).get(0);
+    OutboxMessage dead = head.messages().get(0);
+    List<LeasedHead> rest =
+        store.recordAndClaim(
+            List.of(
+                new HeadOutcome.DeadLettered(
+                    head.lease(), 0, dead.id(), dead.seq(), 1, "rejected", Instant.now(), false)),
+            readOn("a"));
+    store.record(delivered(rest));
+
+    assertThat(store.replayDeadLetters(List.of(dead.id(), UUID.randomUUID()))).isEqualTo(1);
+
+    List<OutboxMessage> replayed = messages(claim("b", 10));
+    assertThat(replayed)
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.id()).isEqualTo(dead.id());
+              assertThat(m.seq()).isEqualTo(3);
+              assertThat(m.payload()).isEqualTo(dead.payload());
+            });
+    assertThat(outbox.head("PurchaseOrder", aggregate).writeSeq()).isEqualTo(3);
+  }
+
+  @Test
+  void purgingTheDeadLetterAnAggregateIsHeldOnLetsItGoOnPastIt() {
+    String aggregate = write(1, 2).get(0);
+    LeasedHead head = claim("a", 1).get(0);
+    OutboxMessage dead = head.messages().get(0);
+    store.record(
+        List.of(
+            new HeadOutcome.DeadLettered(
+                head.lease(), 0, dead.id(), dead.seq(), 1, "rejected", Instant.now(), true)));
+
+    assertThat(store.purgeDeadLetters(List.of(dead.id(), UUID.randomUUID()))).isEqualTo(1);
+
     assertThat(store.countDeadLetters(DeadLetterQuery.all())).isZero();
+    assertThat(messages(claim("b", 10))).extracting(OutboxMessage::seq).containsExactly(2L);
+    assertThat(outbox.rows()).extracting(Row::seq).containsExactly(2L);
+    assertThat(outbox.head("PurchaseOrder", aggregate).held()).isFalse();
   }
 
   @Test
   void deadLettersAreFilteredAndPaged() {
     write(3, 1);
-    Instant now = now();
-    List<OutboxMessage> heads = claim("a", now, 10);
-    List<Outcome> outcomes = new ArrayList<>();
+    Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    List<LeasedHead> heads = claim("a", 10);
+    List<HeadOutcome> outcomes = new ArrayList<>();
     for (int i = 0; i < heads.size(); i++) {
-      outcomes.add(new Outcome.DeadLettered(heads.get(i).id(), 1, "e" + i, now.plusSeconds(i)));
+      OutboxMessage message = heads.get(i).messages().get(0);
+      outcomes.add(
+          new HeadOutcome.DeadLettered(
+              heads.get(i).lease(), 0, message.id(), 1, 1, "e" + i, now.plusSeconds(i), false));
     }
-    store.record("a", outcomes);
+    store.record(outcomes);
 
     assertThat(store.countDeadLetters(DeadLetterQuery.all())).isEqualTo(3);
     assertThat(store.findDeadLetters(DeadLetterQuery.all().page(1, 1)))
@@ -390,25 +488,74 @@ abstract class AbstractOutboxStoreIT {
     assertThat(
             store.findDeadLetters(
                 DeadLetterQuery.all()
-                    .aggregate("PurchaseOrder", heads.get(2).aggregateId())
+                    .aggregate("PurchaseOrder", heads.get(2).lease().aggregateId())
                     .eventType("order.placed")))
         .extracting(d -> d.message().id())
-        .containsExactly(heads.get(2).id());
+        .containsExactly(heads.get(2).messages().get(0).id());
     assertThat(store.countDeadLetters(DeadLetterQuery.all().eventType("nope"))).isZero();
   }
 
   @Test
-  void cleanupDeletesPublishedRowsOlderThanTheCutoffInBoundedBatches() {
+  void cleanupDeletesDeliveredRowsOlderThanTheCutoffInBoundedBatchesThenIdleHeads() {
     write(5, 1);
-    Instant now = now();
-    List<OutboxMessage> heads = claim("a", now, 10);
-    store.record("a", published(heads.subList(0, 4), now.minusSeconds(60)));
-    store.record("a", published(heads.subList(4, 5), now));
+    List<String> pending = write(1, 1);
+    List<LeasedHead> heads = claim("a", 10);
+    store.record(
+        delivered(
+            heads.stream()
+                .filter(head -> !head.lease().aggregateId().equals(pending.get(0)))
+                .toList()));
+    store.record(List.of(new HeadOutcome.Released(headOf(heads, pending.get(0)).lease(), 0)));
+    Instant later = Instant.now().plusSeconds(60);
 
-    assertThat(store.deletePublished(now.minusSeconds(1), 3)).isEqualTo(3);
-    assertThat(store.deletePublished(now.minusSeconds(1), 3)).isEqualTo(1);
-    assertThat(store.deletePublished(now.minusSeconds(1), 3)).isZero();
-    assertThat(outbox.rows()).extracting(Row::status).containsExactly("PUBLISHED");
+    assertThat(store.deleteDelivered(later, 3)).isEqualTo(3);
+    assertThat(outbox.heads()).as("heads wait until a short batch").hasSize(6);
+    assertThat(store.deleteDelivered(later, 3)).isEqualTo(2);
+    assertThat(store.deleteDelivered(later, 3)).isZero();
+
+    assertThat(outbox.rows())
+        .as("an undelivered row is never deleted")
+        .extracting(Row::aggregateId)
+        .containsExactly(pending.get(0));
+    assertThat(outbox.heads())
+        .as("idle heads with no row left are deleted")
+        .extracting(Head::aggregateId)
+        .containsExactly(pending.get(0));
+    assertThat(store.deleteDelivered(Instant.now().minusSeconds(60), 10)).isZero();
+  }
+
+  @Test
+  void renewExtendsOnlyTheLeasesStillHeld() {
+    write(2, 1);
+    List<LeasedHead> heads = claim("a", 10, Duration.ofSeconds(2));
+    Lease kept = heads.get(0).lease();
+    Lease released = heads.get(1).lease();
+    store.record(List.of(new HeadOutcome.Released(released, 0)));
+
+    assertThat(store.renew("a", List.of(kept, released), LEASE)).containsExactly(released);
+    assertThat(store.renew("b", List.of(kept), LEASE))
+        .as("another instance's")
+        .containsExactly(kept);
+
+    await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> true);
+    assertThat(claim("c", 10))
+        .as("the renewed lease outlived its first two seconds")
+        .extracting(head -> head.lease().aggregateId())
+        .containsExactly(released.aggregateId());
+  }
+
+  @Test
+  void statsCountTheMessagesBehindTheCursorsAndTheOldestOfThem() {
+    assertThat(store.stats()).isEqualTo(new OutboxStats(0, null, 0));
+    write(2, 3);
+    List<LeasedHead> heads = claim("a", 2);
+    store.record(List.of(new HeadOutcome.Delivered(heads.get(0).lease(), 1)));
+
+    OutboxStats stats = store.stats();
+
+    assertThat(stats.pending()).isEqualTo(5);
+    assertThat(stats.oldestPendingCreatedAt()).isNotNull();
+    assertThat(stats.deadLetters()).isZero();
   }
 
   @Test
@@ -420,16 +567,32 @@ abstract class AbstractOutboxStoreIT {
           session.persist(order);
           order.cancel("because");
         });
-    List<OutboxMessage> unordered =
-        store.claim(new ClaimRequest("a", 10, now(), LEASE, false, false));
-    assertThat(unordered.get(1).headers())
+    List<OutboxMessage> claimed = messages(claim("a", 10));
+    assertThat(claimed.get(1).headers())
         .containsEntry("correlation-id", "c-" + id)
         .containsEntry("tenant", "acme");
-    assertThat(unordered.get(0).headers()).isEmpty();
-    Set<UUID> ids = new HashSet<>();
-    unordered.forEach(m -> ids.add(m.id()));
-    assertThat(ids).hasSize(2);
-    assertThat(Collections.frequency(List.of(unordered.get(0).contentType()), "application/json"))
-        .isEqualTo(1);
+    assertThat(claimed.get(0).headers()).isEmpty();
+    assertThat(claimed).extracting(OutboxMessage::contentType).containsOnly("application/json");
+  }
+
+  @Test
+  void publishedViewShowsWhatIsAtOrBeforeTheCursor() throws Exception {
+    write(1, 3);
+    LeasedHead head = claim("a", 10).get(0);
+    store.record(List.of(new HeadOutcome.Delivered(head.lease(), 2)));
+
+    try (Connection connection = database.dataSource().getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT seq FROM "
+                    + OutboxOptions.builder().outboxTable(TABLE).build().publishedView()
+                    + " ORDER BY seq");
+        var result = statement.executeQuery()) {
+      List<Long> seqs = new ArrayList<>();
+      while (result.next()) {
+        seqs.add(result.getLong(1));
+      }
+      assertThat(seqs).containsExactly(1L, 2L);
+    }
   }
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import javax.sql.DataSource;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
@@ -276,7 +277,7 @@ abstract class AbstractWritePathIT {
   }
 
   @Test
-  void oneFlushWritesAllItsEventsAsOneMultiRowInsert() {
+  void oneFlushWritesAllItsEventsAsOneMultiRowInsertAfterOneHeadUpsert() {
     inTransaction(
         em -> {
           for (int i = 0; i < 10; i++) {
@@ -289,11 +290,16 @@ abstract class AbstractWritePathIT {
     assertThat(outbox.rows()).hasSize(30);
     assertThat(counter.inserts())
         .singleElement()
-        .satisfies(
-            execution -> {
-              assertThat(execution.batch()).isFalse();
-              assertThat(execution.sql().split("\\), \\(")).as("rows in its VALUES").hasSize(30);
-            });
+        .satisfies(execution -> assertThat(execution.batch()).isFalse());
+    // PostgreSQL: the head upsert and the insert are one statement; elsewhere the upsert, the
+    // read-back of the heads it wrote, and the insert.
+    assertThat(counter.all())
+        .as("round trips of the flush to the outbox tables")
+        .hasSize(database == TestDatabase.POSTGRESQL ? 1 : 3)
+        .noneMatch(StatementCounter.Execution::batch);
+    assertThat(outbox.heads())
+        .hasSize(10)
+        .allSatisfy(head -> assertThat(head.writeSeq()).isEqualTo(3));
   }
 
   @Test
@@ -310,6 +316,9 @@ abstract class AbstractWritePathIT {
     assertThat(counter.inserts()).hasSize(3).noneMatch(StatementCounter.Execution::batch);
     List<Row> rows = outbox.rows();
     assertThat(rows).hasSize(250);
+    assertThat(rows)
+        .extracting(Row::seq)
+        .containsExactlyElementsOf(LongStream.rangeClosed(1, 250).boxed().toList());
     JacksonEventSerializer serializer = new JacksonEventSerializer();
     assertThat(rows.subList(1, 250))
         .extracting(Row::payload)

@@ -71,7 +71,9 @@ final class Database implements AutoCloseable {
    */
   void dropOutboxTables(OutboxOptions options) {
     execute(
+        "DROP VIEW IF EXISTS " + options.publishedView(),
         "DROP TABLE IF EXISTS " + options.outboxTable(),
+        "DROP TABLE IF EXISTS " + options.headTable(),
         "DROP TABLE IF EXISTS " + options.deadLetterTable());
   }
 

@@ -16,7 +16,8 @@ import org.hibernate.jpa.HibernatePersistenceConfiguration;
 /**
  * The local PostgreSQL (127.0.0.1:5432, database {@code test}, user {@code postgres}) with the
  * benchmarks' own tables, all prefixed {@code bench_} and dropped at start: the outbox {@value
- * #OUTBOX}, its dead letters, the aggregates, and the ceiling's copy of the outbox table.
+ * #OUTBOX} with its heads table and published view, its dead letters, the aggregates, and the DB
+ * ceiling's table.
  */
 public final class BenchDatabase implements AutoCloseable {
 
@@ -29,10 +30,16 @@ public final class BenchDatabase implements AutoCloseable {
   /** The dead-letter table. */
   public static final String DEAD_LETTERS = "bench_dead_letters";
 
+  /** The outbox's head table (one row per aggregate), named after {@value #OUTBOX}. */
+  public static final String HEADS = tables().headTable();
+
+  /** The outbox's view of delivered messages, named after {@value #OUTBOX}. */
+  public static final String PUBLISHED = tables().publishedView();
+
   /** A diagnostic override of the processor's batch size (default 100). */
   public static final String BATCH_SIZE_PROPERTY = "bench.batchSize";
 
-  /** The DB ceiling's table: {@code LIKE bench_outbox INCLUDING ALL}. */
+  /** The DB ceiling's table: a version 1 outbox table of its own ({@link DbCeiling}). */
   public static final String CEILING = "bench_ceiling_outbox";
 
   private static final String AGGREGATES = "bench_aggregates";
@@ -59,17 +66,24 @@ public final class BenchDatabase implements AutoCloseable {
    * @return the database
    */
   public static BenchDatabase open(boolean fresh) {
+    return open(fresh, POOL_SIZE);
+  }
+
+  /**
+   * The same with a pool of another size.
+   *
+   * @param fresh drop every {@code bench_} table first
+   * @param poolSize connections in the pool
+   * @return the database
+   */
+  public static BenchDatabase open(boolean fresh, int poolSize) {
     HikariConfig pool = new HikariConfig();
     pool.setJdbcUrl(URL);
-    pool.setMaximumPoolSize(POOL_SIZE);
+    pool.setMaximumPoolSize(poolSize);
     pool.setConnectionTimeout(5_000);
     pool.setPoolName("bench");
     HikariDataSource dataSource = new HikariDataSource(pool);
-    OutboxOptions.Builder builder =
-        OutboxOptions.builder()
-            .outboxTable(OUTBOX)
-            .deadLetterTable(DEAD_LETTERS)
-            .createSchema(true);
+    OutboxOptions.Builder builder = tables().toBuilder().createSchema(true);
     String batchSize = System.getProperty(BATCH_SIZE_PROPERTY);
     if (batchSize != null) {
       builder.batchSize(Integer.parseInt(batchSize));
@@ -78,8 +92,10 @@ public final class BenchDatabase implements AutoCloseable {
     if (fresh) {
       execute(
           dataSource,
+          "DROP VIEW IF EXISTS " + PUBLISHED,
           "DROP TABLE IF EXISTS " + CEILING,
           "DROP TABLE IF EXISTS " + OUTBOX,
+          "DROP TABLE IF EXISTS " + HEADS,
           "DROP TABLE IF EXISTS " + DEAD_LETTERS,
           "DROP TABLE IF EXISTS " + AGGREGATES);
     }
@@ -91,6 +107,11 @@ public final class BenchDatabase implements AutoCloseable {
             .property(OutboxSettings.OPTIONS, options)
             .createEntityManagerFactory();
     return new BenchDatabase(dataSource, options, emf);
+  }
+
+  /** The benchmarks' table names, otherwise the default options. */
+  private static OutboxOptions tables() {
+    return OutboxOptions.builder().outboxTable(OUTBOX).deadLetterTable(DEAD_LETTERS).build();
   }
 
   /**
@@ -147,9 +168,21 @@ public final class BenchDatabase implements AutoCloseable {
     execute(dataSource, sql);
   }
 
-  /** Empties the outbox tables and the aggregates. */
+  /** Empties the outbox tables (messages, heads, dead letters) and the aggregates. */
   public void truncate() {
-    execute("TRUNCATE " + OUTBOX + ", " + DEAD_LETTERS + ", " + AGGREGATES);
+    execute("TRUNCATE " + OUTBOX + ", " + HEADS + ", " + DEAD_LETTERS + ", " + AGGREGATES);
+  }
+
+  /**
+   * The messages not yet delivered: the sum over the heads of {@code write_seq - delivered_seq}.
+   *
+   * @return the count
+   */
+  public long pending() {
+    return count(
+        "SELECT coalesce(sum(write_seq - delivered_seq), 0) FROM "
+            + HEADS
+            + " WHERE write_seq > delivered_seq");
   }
 
   /**
@@ -163,19 +196,28 @@ public final class BenchDatabase implements AutoCloseable {
   }
 
   /**
-   * What the outbox table holds that is not published, for a failure message: per status, the
-   * count, the attempts, the lease and the newest error.
+   * What the heads say about the messages not yet delivered, for a failure message: the pending
+   * heads and messages, the heads leased right now (by whom, until when, on the database clock),
+   * those waiting for a retry (attempts, newest error) and those held on a dead letter.
    *
    * @return one line
    */
-  public String unpublishedSummary() {
+  public String pendingSummary() {
+    String leased = "claimed_by IS NOT NULL AND available_at > now()";
     return text(
-        "SELECT coalesce(string_agg(line, '; '), 'none') FROM (SELECT status || ' x' || count(*)"
-            + " || ' attempts<=' || max(attempts) || ' leased_by=' || coalesce(max(claimed_by), '-')"
-            + " || ' until=' || coalesce(max(claimed_until)::text, '-') || ' now=' || now()::text"
-            + " || ' error=' || coalesce(max(last_error), '-') AS line FROM "
-            + OUTBOX
-            + " WHERE status <> 'PUBLISHED' GROUP BY status) s");
+        "SELECT 'pending heads ' || count(*) FILTER (WHERE write_seq > delivered_seq)"
+            + " || ' (' || coalesce(sum(write_seq - delivered_seq), 0) || ' messages) of '"
+            + " || count(*) || '; leased ' || count(*) FILTER (WHERE "
+            + leased
+            + ") || ' by ' || coalesce(string_agg(DISTINCT claimed_by, ',') FILTER (WHERE "
+            + leased
+            + "), '-') || ' until<=' || coalesce((max(available_at) FILTER (WHERE "
+            + leased
+            + "))::text, '-') || '; with attempts ' || count(*) FILTER (WHERE attempts > 0)"
+            + " || ' (attempts<=' || coalesce(max(attempts), 0) || ', error='"
+            + " || coalesce(max(last_error), '-') || '); held ' || count(*) FILTER (WHERE held)"
+            + " || '; now=' || now()::text FROM "
+            + HEADS);
   }
 
   /**

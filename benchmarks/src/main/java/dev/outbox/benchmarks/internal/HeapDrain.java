@@ -2,14 +2,7 @@ package dev.outbox.benchmarks.internal;
 
 import dev.outbox.kafka.KafkaEventPublisher;
 import dev.outbox.kafka.KafkaPublisherOptions;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Whether a large backlog drains to Kafka with a small heap: the parent writes the backlog, then a
@@ -50,33 +43,16 @@ public final class HeapDrain {
    */
   public static boolean inChildJvm(
       String mainClass, String bootstrapServers, int events, int timeoutMinutes) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add(HEAP);
-    command.add("-XX:+ExitOnOutOfMemoryError");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(mainClass);
-    command.add(CHILD);
-    command.add(bootstrapServers);
-    command.add(Integer.toString(events));
-    try {
-      Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-      Thread echo = new Thread(() -> echo(child), "child-output");
-      echo.setDaemon(true);
-      echo.start();
-      if (!child.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
-        child.destroyForcibly();
-        System.out.println("    child JVM did not finish within " + timeoutMinutes + " min");
-        return false;
-      }
-      echo.join(2_000);
-      return child.exitValue() == 0;
-    } catch (IOException e) {
-      throw new IllegalStateException("Could not start the child JVM: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+    try (ChildJvm child =
+        ChildJvm.start(
+            "child",
+            List.of(HEAP, "-XX:+ExitOnOutOfMemoryError"),
+            mainClass,
+            null,
+            CHILD,
+            bootstrapServers,
+            Integer.toString(events))) {
+      return child.await(timeoutMinutes * 60L) == 0;
     }
   }
 
@@ -93,18 +69,6 @@ public final class HeapDrain {
           new KafkaEventPublisher(
               KafkaPublisherOptions.builder().bootstrapServers(bootstrapServers).build());
       return new Relay(db).drainWritten(publisher, events);
-    }
-  }
-
-  private static void echo(Process child) {
-    try (BufferedReader lines =
-        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = lines.readLine()) != null) {
-        System.out.println("    [child] " + line);
-      }
-    } catch (IOException e) {
-      // the child ended
     }
   }
 }

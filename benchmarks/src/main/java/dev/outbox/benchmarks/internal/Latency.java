@@ -55,15 +55,19 @@ public final class Latency {
       return String.format(
           Locale.ROOT,
           "commit->ack p50 %.3f p99 %.3f max %.3f ms; flush->record (listener) p50 %.3f p99 %.3f"
-              + " ms; %.0f events/s written; %d from memory (fast path), %d claimed",
+              + " ms; %.0f events/s written; %s",
           p50,
           p99,
           max,
           flushP50,
           flushP99,
           rate,
-          fromMemory,
-          claimed);
+          fromMemory < 0
+              ? "fast-path split not measured"
+              : fromMemory
+                  + " handed over at commit (fast path), "
+                  + claimed
+                  + " read from the table (claim or read-on)");
     }
   }
 
@@ -120,19 +124,28 @@ public final class Latency {
         HibernateOutbox.create(
             db.emf(), timing, db.options().toBuilder().listener(listener).build())) {
       outbox.start();
-      write(rate, warmUp);
-      for (int r = 0; r < runs; r++) {
-        awaitQuiet(timing);
-        timing.reset();
-        flushToRecord.clear();
-        batches.reset();
-        long start = System.nanoTime();
-        Map<String, Long> committed = write(rate, length);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        awaitAcked(timing, committed, db);
-        results.add(result(committed, timing, flushToRecord, committed.size() / seconds));
-        System.out.println("    latency run " + (r + 1) + ": " + results.get(r).describe());
-        System.out.println("      processor: " + batches.describe(seconds));
+      HandOverProbe probe = HandOverProbe.attach(db.emf());
+      timing.probe(probe);
+      try {
+        write(rate, warmUp);
+        for (int r = 0; r < runs; r++) {
+          awaitQuiet(timing);
+          timing.reset();
+          flushToRecord.clear();
+          batches.reset();
+          long start = System.nanoTime();
+          Map<String, Long> committed = write(rate, length);
+          double seconds = (System.nanoTime() - start) / 1e9;
+          awaitAcked(timing, committed, db);
+          results.add(result(committed, timing, flushToRecord, committed.size() / seconds));
+          System.out.println("    latency run " + (r + 1) + ": " + results.get(r).describe());
+          System.out.println("      processor: " + batches.describe(seconds));
+        }
+      } finally {
+        timing.probe(null);
+        if (probe != null) {
+          probe.close();
+        }
       }
     }
     return results;
@@ -198,8 +211,8 @@ public final class Latency {
             missing.size()
                 + " latency events were not acknowledged within 60 s, for example "
                 + missing.subList(0, Math.min(5, missing.size()))
-                + "; unpublished rows: "
-                + db.unpublishedSummary());
+                + "; heads: "
+                + db.pendingSummary());
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
     }

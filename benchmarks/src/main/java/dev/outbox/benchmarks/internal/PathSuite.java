@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * The benchmarks of one event's path and of scale: write overhead, commit-to-ack latency, claim
- * cost with many published rows kept, and a large drain with a small heap.
+ * cost with many published rows kept and with heads held by another processor, and a large drain
+ * with a small heap.
  */
 public final class PathSuite {
 
@@ -109,6 +110,11 @@ public final class PathSuite {
     figures.add("latency_p50_ms", ThroughputSuite.median(rounds, r -> r[0]), "ms", "<= 1", bound);
     figures.add("latency_p99_ms", ThroughputSuite.median(rounds, r -> r[1]), "ms", "<= 3", bound);
     figures.add("latency_max_ms", ThroughputSuite.median(rounds, r -> r[2]), "ms", "", bound);
+    for (int r = 0; r < runs.size(); r++) {
+      String run = "run " + (r + 1) + " of " + runs.size() + "; " + bound;
+      figures.add("latency_p50_ms_run_" + (r + 1), runs.get(r).p50(), "ms", "<= 1", run);
+      figures.add("latency_p99_ms_run_" + (r + 1), runs.get(r).p99(), "ms", "<= 3", run);
+    }
     String listener = "OutboxListener: publishedAt - createdAt (flush -> recorded)";
     figures.add(
         "latency_listener_p50_ms", ThroughputSuite.median(rounds, r -> r[3]), "ms", "", listener);
@@ -163,6 +169,89 @@ public final class PathSuite {
         String.format("%.2f x the 10k claim", large / small));
   }
 
+  /**
+   * The processor's claim over a backlog whose heads another processor holds: all of them, and half
+   * of them.
+   */
+  public void leasedClaims() {
+    LeasedClaim claim = new LeasedClaim(db);
+    int events = scale.leasedBacklog();
+    int warmUp = Math.max(2, scale.leasedClaims() / 5);
+    int aggregates = LeasedClaim.AGGREGATES;
+    System.out.printf(
+        "  claim with every head leased: %d pending messages over %d aggregates%n",
+        events, aggregates);
+    double all = Stats.median(claim.measure(events, aggregates, warmUp, scale.leasedClaims()));
+    figures.add(
+        "claim_ms_all_heads_leased",
+        all,
+        "ms",
+        "<= 2",
+        String.format(
+            "median of %d claims of %d finding nothing: %,d pending over %d heads, all leased"
+                + " to another instance",
+            scale.leasedClaims(), 100, events, aggregates));
+    System.out.println("  claim with half the heads leased");
+    double half = Stats.median(claim.measure(events, aggregates / 2, warmUp, scale.leasedClaims()));
+    figures.add(
+        "claim_ms_half_heads_leased",
+        half,
+        "ms",
+        "",
+        String.format(
+            "diagnostic: the same with %d of %d heads leased; takes 100 heads, 1 message each",
+            aggregates / 2, aggregates));
+  }
+
+  /** Two processors, each in a JVM of its own, catching up with a backlog while writers go on. */
+  public void catchUp() {
+    CatchUp catchUp = new CatchUp(db, KafkaBench.TOPIC);
+    System.out.printf(
+        "  catch-up: %d events/s over %d aggregates, two processor JVMs after %d s, capped at %d"
+            + " s%n",
+        scale.catchUpRate(),
+        CatchUp.AGGREGATES,
+        scale.catchUpHead().toSeconds(),
+        scale.catchUpCap().toSeconds());
+    CatchUp.Result result =
+        catchUp.run(
+            mainClass,
+            kafka.bootstrapServers(),
+            scale.catchUpRate(),
+            scale.catchUpHead(),
+            scale.catchUpCap());
+    figures.add(
+        "catch_up_s",
+        result.seconds(),
+        "s",
+        "<= 10",
+        (result.caughtUp()
+                ? ""
+                : "FAILED, the cap: " + scale.catchUpCap().toSeconds() + " s without catching up; ")
+            + String.format(
+                "two processor JVMs start with %,d pending, writer at %d/s on; until < %d pending",
+                result.backlog(), scale.catchUpRate(), CatchUp.CAUGHT_UP));
+    String diagnostic = "diagnostic: the catch-up's";
+    figures.add(
+        "catch_up_backlog_at_start",
+        result.backlog(),
+        "messages",
+        "",
+        diagnostic + " backlog when the processors started");
+    figures.add(
+        "catch_up_write_events_per_s",
+        result.writeRate(),
+        "events/s",
+        "",
+        diagnostic + " writer while the processors ran");
+    figures.add(
+        "catch_up_delivered_events_per_s",
+        result.deliveryRate(),
+        "events/s",
+        "",
+        diagnostic + " two processors until caught up (or the cap)");
+  }
+
   private boolean largeDrain() {
     System.out.println("  drain: writing a backlog of " + scale.claimLarge() + " events");
     HeapDrain.writeBacklog(db, scale.claimLarge());
@@ -175,10 +264,9 @@ public final class PathSuite {
       System.out.println("    in-process drain: " + run.profile());
       ok = true;
     }
-    long pending =
-        db.count("SELECT count(*) FROM " + BenchDatabase.OUTBOX + " WHERE status = 'PENDING'");
+    long pending = db.pending();
     System.out.printf(
-        "    drain finished in %.1f s, %d rows still pending%n",
+        "    drain finished in %.1f s, %d messages still pending%n",
         (System.nanoTime() - start) / 1e9, pending);
     return ok && pending == 0;
   }

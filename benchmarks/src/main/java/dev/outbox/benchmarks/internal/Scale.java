@@ -18,6 +18,14 @@ import java.time.Duration;
  *     heap
  * @param forkDrain whether the large drain runs in a child JVM with {@value HeapDrain#HEAP}
  * @param runs measured runs, after one warm-up
+ * @param leasedBacklog pending messages (over {@value LeasedClaim#AGGREGATES} aggregates) behind
+ *     the claim with every head leased ({@code claim_ms_all_heads_leased}: 30,000)
+ * @param leasedClaims timed claims of each kind there, after a fifth as many untimed
+ * @param fewAggregates the aggregates of the relay with few of them (10)
+ * @param manyAggregates the aggregates of the relay with many of them (100,000)
+ * @param catchUpRate events per second of the catch-up's writer (600)
+ * @param catchUpHead how long the writer writes before the processors start (30 s)
+ * @param catchUpCap how long the catch-up may take before it counts as failed (120 s)
  */
 public record Scale(
     boolean quick,
@@ -31,7 +39,14 @@ public record Scale(
     int claimSmall,
     int claimLarge,
     boolean forkDrain,
-    int runs) {
+    int runs,
+    int leasedBacklog,
+    int leasedClaims,
+    int fewAggregates,
+    int manyAggregates,
+    int catchUpRate,
+    Duration catchUpHead,
+    Duration catchUpCap) {
 
   /** The full run: the counts. */
   public static final Scale FULL =
@@ -47,9 +62,19 @@ public record Scale(
           10_000,
           1_000_000,
           true,
-          3);
+          3,
+          30_000,
+          25,
+          10,
+          100_000,
+          600,
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(120));
 
-  /** The quick run: the same harness with small counts, in-process, under two minutes. */
+  /**
+   * The quick run: the same harness with small counts, under two minutes; in-process except for the
+   * catch-up's two processor JVMs.
+   */
   public static final Scale QUICK =
       new Scale(
           true,
@@ -63,5 +88,12 @@ public record Scale(
           10_000,
           20_000,
           false,
-          3);
+          3,
+          3_000,
+          10,
+          10,
+          5_000,
+          600,
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(30));
 }

@@ -47,7 +47,7 @@ public final class ThroughputSuite {
                 new double[] {
                   dbCeiling.run(size, scale.aggregates()),
                   kafka.ceiling(size, scale.aggregates()),
-                  drain(relay, kafka::publisher, KafkaBench.TOPIC, size)
+                  drain(relay, kafka::publisher, KafkaBench.TOPIC, size, scale.aggregates())
                 });
     figures.add(
         "db_ceiling_rows_per_s",
@@ -65,6 +65,63 @@ public final class ThroughputSuite {
   }
 
   /**
+   * Relay throughput to Kafka with the backlog over few, the usual and many aggregates: each round
+   * drains the same number of events over {@link Scale#fewAggregates()} (10), {@link
+   * Scale#aggregates()} (1,000) and {@link Scale#manyAggregates()} (100,000) aggregates, as {@link
+   * #kafkaRelay} drains them, and the ratios are the medians of the rounds' ratios. The figures
+   * keep their names in the quick run, whose counts are smaller.
+   */
+  public void aggregateSpread() {
+    Relay relay = new Relay(db);
+    int few = scale.fewAggregates();
+    int usual = scale.aggregates();
+    int many = scale.manyAggregates();
+    List<double[]> rounds =
+        rounds(
+            "kafka relay over " + few + ", " + usual + " and " + many + " aggregates",
+            size ->
+                new double[] {
+                  drain(relay, kafka::publisher, KafkaBench.TOPIC, size, few),
+                  drain(relay, kafka::publisher, KafkaBench.TOPIC, size, usual),
+                  drain(relay, kafka::publisher, KafkaBench.TOPIC, size, many)
+                });
+    String method =
+        String.format(
+            "%,d committed events over %%,d aggregates, default options, start() to last ack",
+            scale.backlog());
+    figures.add(
+        "relay_kafka_10_aggregates_events_per_s",
+        median(rounds, r -> r[0]),
+        "events/s",
+        "",
+        String.format(method, few));
+    figures.add(
+        "relay_kafka_1000_aggregates_events_per_s",
+        median(rounds, r -> r[1]),
+        "events/s",
+        "",
+        String.format(method, usual) + "; relay_kafka_events_per_s, in this section's rounds");
+    figures.add(
+        "relay_kafka_100k_aggregates_events_per_s",
+        median(rounds, r -> r[2]),
+        "events/s",
+        "",
+        String.format(method, Math.min(many, scale.backlog())));
+    figures.add(
+        "relay_10_vs_1000_aggregates",
+        median(rounds, r -> r[0] / r[1]),
+        "ratio",
+        ">= 0.25",
+        "median of the rounds' ratios");
+    figures.add(
+        "relay_100k_vs_1000_aggregates",
+        median(rounds, r -> r[2] / r[1]),
+        "ratio",
+        "",
+        "diagnostic: median of the rounds' ratios");
+  }
+
+  /**
    * Relay throughput to a broker with its bare client's ceiling.
    *
    * @param broker RabbitMQ or NATS
@@ -76,7 +133,8 @@ public final class ThroughputSuite {
             broker.name() + " relay",
             size -> {
               double ceiling = broker.ceiling(size, scale.aggregates());
-              double rate = drain(relay, broker::publisher, broker.aggregateType(), size);
+              double rate =
+                  drain(relay, broker::publisher, broker.aggregateType(), size, scale.aggregates());
               broker.purge();
               return new double[] {ceiling, rate};
             });
@@ -97,9 +155,15 @@ public final class ThroughputSuite {
   }
 
   private double drain(
-      Relay relay, Supplier<EventPublisher> publishers, String aggregateType, int size) {
-    Relay.Run run = relay.drain(publishers, aggregateType, size, scale.aggregates());
-    System.out.printf("    %s: %.0f events/s; %s%n", aggregateType, run.rate(), run.profile());
+      Relay relay,
+      Supplier<EventPublisher> publishers,
+      String aggregateType,
+      int size,
+      int aggregates) {
+    Relay.Run run = relay.drain(publishers, aggregateType, size, aggregates);
+    System.out.printf(
+        "    %s over %d aggregates: %.0f events/s; %s%n",
+        aggregateType, Math.min(size, aggregates), run.rate(), run.profile());
     if (run.failures() > 0) {
       System.out.println("    " + run.failures() + " failed attempts during the drain");
     }

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Wraps the adapter's publisher and notes, for each acknowledged message, when {@code publish}
  * returned: the moment the processor knows the broker acknowledged it. Keyed by {@code
- * aggregateId#sequence}.
+ * aggregateId#sequence}. With a {@link HandOverProbe}, it also counts how many acknowledged
+ * messages were handed over at commit (the fast path) and how many were read from the table.
  */
 final class TimingPublisher implements EventPublisher {
 
@@ -20,15 +21,22 @@ final class TimingPublisher implements EventPublisher {
   private final Map<String, Long> ackedAt = new ConcurrentHashMap<>();
   private final AtomicLong fromMemory = new AtomicLong();
   private final AtomicLong claimed = new AtomicLong();
+  private volatile HandOverProbe probe;
 
   TimingPublisher(EventPublisher delegate) {
     this.delegate = delegate;
+  }
+
+  /** Splits what is acknowledged from now on by where it came from; {@code null} stops it. */
+  void probe(HandOverProbe probe) {
+    this.probe = probe;
   }
 
   @Override
   public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
     List<PublishResult> results = delegate.publish(messages, timeout);
     long now = System.nanoTime();
+    HandOverProbe split = probe;
     for (int i = 0; i < messages.size(); i++) {
       OutboxMessage message = messages.get(i);
       if (results.get(i).isPublished()) {
@@ -36,8 +44,9 @@ final class TimingPublisher implements EventPublisher {
         if (key != null) {
           ackedAt.putIfAbsent(key, now);
         }
-        // position 0: written leased and published from memory (the fast path)
-        (message.position() == 0 ? fromMemory : claimed).incrementAndGet();
+        if (split != null) {
+          (split.takeHandedOver(message) ? fromMemory : claimed).incrementAndGet();
+        }
       }
     }
     return results;
@@ -47,12 +56,14 @@ final class TimingPublisher implements EventPublisher {
     return ackedAt;
   }
 
+  /** Acknowledged messages handed over at commit; -1 when not measured. */
   long fromMemory() {
-    return fromMemory.get();
+    return probe == null ? -1 : fromMemory.get();
   }
 
+  /** Acknowledged messages read from the table (claim or read-on); -1 when not measured. */
   long claimed() {
-    return claimed.get();
+    return probe == null ? -1 : claimed.get();
   }
 
   void reset() {

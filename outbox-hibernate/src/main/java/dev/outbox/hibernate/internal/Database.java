@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -21,6 +22,25 @@ import org.hibernate.dialect.PostgreSQLDialect;
 public enum Database {
   /** PostgreSQL: native uuid and timestamptz; id lists as one uuid[] parameter. */
   POSTGRESQL("postgresql") {
+    // statement_timestamp(), not now(): a business transaction may have begun long before its
+    // flush. Not clock_timestamp() either: it is volatile, and the claim's "due_at <= now" could
+    // not bound its index scan.
+    @Override
+    String now() {
+      return "statement_timestamp()";
+    }
+
+    @Override
+    String nowPlus() {
+      return "(statement_timestamp() + make_interval(secs => ?))";
+    }
+
+    @Override
+    void bindDuration(PreparedStatement statement, int index, Duration duration)
+        throws SQLException {
+      statement.setDouble(index, duration.toNanos() / 1e9);
+    }
+
     @Override
     String idIn(String column, int count) {
       return column + " = ANY(?)";
@@ -35,6 +55,16 @@ public enum Database {
   },
   /** MariaDB and MySQL: ids as CHAR(36), instants as DATETIME(6) in UTC. */
   MARIADB("mariadb") {
+    @Override
+    String now() {
+      return "UTC_TIMESTAMP(6)";
+    }
+
+    @Override
+    String nowPlus() {
+      return "(UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND)";
+    }
+
     @Override
     void bindId(PreparedStatement statement, int index, UUID id) throws SQLException {
       statement.setString(index, id.toString());
@@ -89,6 +119,25 @@ public enum Database {
             + ". Set "
             + dev.outbox.hibernate.OutboxSettings.ENABLED
             + "=false for this persistence unit to run without the outbox.");
+  }
+
+  /**
+   * The database clock, read when the statement starts (not when the transaction began, on the
+   * databases that tell the two apart), one value for the whole statement: leases and retry times
+   * are on this clock, so the machines' clocks do not have to agree.
+   */
+  String now() {
+    return "CURRENT_TIMESTAMP";
+  }
+
+  /** {@link #now()} plus one duration parameter, bound with {@link #bindDuration}. */
+  String nowPlus() {
+    return "DATEADD(MICROSECOND, ?, CURRENT_TIMESTAMP)";
+  }
+
+  /** Binds the parameter of {@link #nowPlus()}. */
+  void bindDuration(PreparedStatement statement, int index, Duration duration) throws SQLException {
+    statement.setLong(index, duration.toNanos() / 1_000);
   }
 
   /**
@@ -150,14 +199,5 @@ public enum Database {
         statement.execute("SET LOCAL jit = off");
       }
     }
-  }
-
-  /**
-   * Whether rows may be written leased at flush time. Not on MariaDB/MySQL: under repeatable read a
-   * plain read keeps the transaction's first snapshot, so it could miss an earlier message of the
-   * aggregate committed meanwhile, and a locking read would risk deadlocks between writers.
-   */
-  boolean supportsLeaseOnWrite() {
-    return this != MARIADB;
   }
 }

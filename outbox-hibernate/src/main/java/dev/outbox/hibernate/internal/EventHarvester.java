@@ -47,15 +47,14 @@ final class EventHarvester {
               UuidVersion7Strategy.INSTANCE.generateUuid(session),
               aggregateType,
               aggregateId,
+              0,
               name("eventType()", event.eventType(), event),
               serializer.contentType(),
               serialize(event, aggregateType, aggregateId),
               eventHeaders,
               headers.json(eventHeaders, event),
               occurredAt != null ? occurredAt : now,
-              now,
-              null,
-              null));
+              now));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.outbox.hibernate.internal;
 
 import dev.outbox.AggregateRoot;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,28 +15,22 @@ import org.hibernate.event.spi.FlushEventListener;
 
 /**
  * Runs last in every flush that wrote to the database: finds each managed aggregate with pending
- * events (and the deleted ones {@link DeletedAggregateCapture} remembered), writes their events as
- * multi-row inserts (one per 100 rows) in the same transaction, then clears them.
+ * events (and the deleted ones {@link DeletedAggregateCapture} remembered), writes their events
+ * with {@link FlushWriter} (head upsert, then multi-row inserts) in the same transaction, then
+ * clears them.
  *
- * <p>Running after the entity statements matters: the database assigns {@code position} at insert,
- * after the flush's updates have locked the aggregate rows, so two transactions that change the
- * same aggregate get positions in the order the database serialized them.
+ * <p>Running after the entity statements keeps the head locks, which order the writers of one
+ * aggregate, as short as the flush allows: they are held from here to the end of the transaction.
  */
 final class FlushHarvestListener implements FlushEventListener, AutoFlushEventListener {
 
   private final OutboxContext context;
   private final EventHarvester harvester;
-  private final LeaseOnWrite leaseOnWrite;
-  private final OutboxRowWriter writer;
+  private final FlushWriter writer;
 
-  FlushHarvestListener(
-      OutboxContext context,
-      EventHarvester harvester,
-      LeaseOnWrite leaseOnWrite,
-      OutboxRowWriter writer) {
+  FlushHarvestListener(OutboxContext context, EventHarvester harvester, FlushWriter writer) {
     this.context = context;
     this.harvester = harvester;
-    this.leaseOnWrite = leaseOnWrite;
     this.writer = writer;
   }
 
@@ -73,9 +68,9 @@ final class FlushHarvestListener implements FlushEventListener, AutoFlushEventLi
       harvester.harvest(session, ref.aggregate(), ref.entityId(), rows);
     }
     OutboxContext.LeaseReceiver receiver = context.leaseReceiver();
-    LeaseOnWrite.Leased leased =
-        leaseOnWrite.apply(session, rows, receiver, rows.get(0).createdAt());
-    writer.write(session, leased.rows());
+    Instant leaseUntil = receiver == null ? null : Instant.now().plus(receiver.lease());
+    FlushWriter.Written written =
+        session.doReturningWork(connection -> writer.write(connection, rows, receiver));
     for (AggregateRef ref : aggregates) {
       ref.aggregate().clearDomainEvents();
     }
@@ -84,11 +79,11 @@ final class FlushHarvestListener implements FlushEventListener, AutoFlushEventLi
         .registerCallback(
             (success, completed) -> {
               if (success) {
-                if (!leased.messages().isEmpty()) {
-                  receiver.sink().accept(leased.messages(), leased.until());
+                if (!written.leased().isEmpty()) {
+                  receiver.sink().accept(written.leased(), leaseUntil);
                 }
-                if (leased.messages().size() < leased.rows().size()) {
-                  context.committed(); // rows that go the claimed way: wake the processor to claim
+                if (written.leftToClaim()) {
+                  context.committed(); // rows no fast path carries: wake the processor to claim
                 }
               }
             });

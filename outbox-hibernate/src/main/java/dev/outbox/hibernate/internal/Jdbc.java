@@ -41,18 +41,28 @@ final class Jdbc {
     for (int attempt = 1; ; attempt++) {
       try {
         return once(work);
-      } catch (SQLTransactionRollbackException e) {
-        if (attempt == ATTEMPTS) {
+      } catch (SQLException e) {
+        if (!rolledBackForAConflict(e) || attempt == ATTEMPTS) {
           throw failure(what, e);
         }
         LOG.debug(
             "Outbox store transaction to {} rolled back ({}); running it again",
             what,
             e.getMessage());
-      } catch (SQLException e) {
-        throw failure(what, e);
       }
     }
+  }
+
+  /**
+   * Whether the database rolled the transaction back to break a deadlock or a serialization
+   * conflict: SQLState class 40. PgJDBC reports it as a plain {@code PSQLException} with SQLState
+   * 40P01 or 40001, not as a {@link SQLTransactionRollbackException}; MariaDB's driver uses the
+   * subclass.
+   */
+  static boolean rolledBackForAConflict(SQLException e) {
+    String state = e.getSQLState();
+    return e instanceof SQLTransactionRollbackException
+        || (state != null && state.startsWith("40"));
   }
 
   private static OutboxException failure(String what, SQLException e) {

@@ -2,35 +2,46 @@ package dev.outbox.hibernate.internal;
 
 import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
-import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.HeadOutcome;
+import dev.outbox.spi.Lease;
+import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
-import dev.outbox.spi.Outcome;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link OutboxStore} on the database of a Hibernate session factory, through its connection
- * provider. Every call is one short transaction of its own. On PostgreSQL the store also vacuums
- * the outbox table after every {@link OutboxOptions#vacuumThreshold()} rows it changed, and when a
- * claim finds nothing after a tenth of that.
+ * provider: append-only messages and one head per aggregate. Every call is one short transaction of
+ * its own. On PostgreSQL the store also vacuums its tables after every {@link
+ * OutboxOptions#vacuumThreshold()} rows it changed, and when a claim finds nothing after a tenth of
+ * that.
  */
 public final class JdbcOutboxStore implements OutboxStore {
 
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcOutboxStore.class);
+
   private final Jdbc jdbc;
   private final Database database;
-  private final ClaimQuery claims;
-  private final OutcomeRecorder recorder;
+  private final HeadClaim claims;
+  private final HeadRecorder recorder;
   private final DeadLetterRepository deadLetters;
   private final StatsQuery stats;
   private final TableVacuum vacuum;
   private final String cleanup;
+  private final String idleHeads;
 
   /**
    * Creates the store.
@@ -42,86 +53,121 @@ public final class JdbcOutboxStore implements OutboxStore {
   public JdbcOutboxStore(ConnectionProvider connections, Database database, OutboxOptions options) {
     this.jdbc = new Jdbc(connections, database);
     this.database = database;
-    this.claims = new ClaimQuery(database, options);
-    this.recorder = new OutcomeRecorder(database, options);
+    this.claims = new HeadClaim(database, options);
+    this.recorder = new HeadRecorder(database, options);
     this.deadLetters = new DeadLetterRepository(database, options);
     this.stats = new StatsQuery(database, options);
     this.vacuum = new TableVacuum(connections, database, options);
-    String table = options.outboxTable();
-    String oldest =
-        " WHERE status = 'PUBLISHED' AND published_at < ? ORDER BY published_at LIMIT ?";
+    String messages = options.outboxTable();
+    String heads = options.headTable();
+    String delivered =
+        " created_at < ? AND seq <= (SELECT h.delivered_seq FROM "
+            + heads
+            + " h WHERE h.aggregate_type = "
+            + messages
+            + ".aggregate_type AND h.aggregate_id = "
+            + messages
+            + ".aggregate_id)";
     this.cleanup =
         switch (database) {
-          case MARIADB -> "DELETE FROM " + table + oldest;
-          // ARRAY(...) runs the limited subquery once, then deletes through the primary key;
-          // "id IN (subquery)" would hash-join against the whole table.
+          // ARRAY(...) runs the limited subquery once, then deletes through the primary key.
           case POSTGRESQL ->
               "DELETE FROM "
-                  + table
-                  + " WHERE id = ANY(ARRAY(SELECT id FROM "
-                  + table
-                  + oldest
-                  + "))";
-          // H2 deletes too few rows with a LIMIT inside "id IN (subquery)"; FETCH FIRST is exact.
-          case H2 ->
+                  + messages
+                  + " WHERE id = ANY(ARRAY(SELECT m.id FROM "
+                  + messages
+                  + " m JOIN "
+                  + heads
+                  + " h ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id"
+                  + " WHERE m.created_at < ? AND m.seq <= h.delivered_seq"
+                  + " ORDER BY m.created_at LIMIT ?))";
+          case MARIADB ->
+              "DELETE FROM " + messages + " WHERE" + delivered + " ORDER BY created_at LIMIT ?";
+          case H2 -> "DELETE FROM " + messages + " WHERE" + delivered + " FETCH FIRST ? ROWS ONLY";
+        };
+    String idle =
+        " WHERE write_seq = delivered_seq AND NOT held AND claimed_by IS NULL AND NOT EXISTS"
+            + " (SELECT 1 FROM "
+            + messages
+            + " m WHERE m.aggregate_type = "
+            + heads
+            + ".aggregate_type AND m.aggregate_id = "
+            + heads
+            + ".aggregate_id)";
+    this.idleHeads =
+        switch (database) {
+          case POSTGRESQL ->
               "DELETE FROM "
-                  + table
-                  + " WHERE status = 'PUBLISHED' AND published_at < ? FETCH FIRST ? ROWS ONLY";
+                  + heads
+                  + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM "
+                  + heads
+                  + idle
+                  + " LIMIT ?))";
+          case MARIADB -> "DELETE FROM " + heads + idle + " LIMIT ?";
+          case H2 -> "DELETE FROM " + heads + idle + " FETCH FIRST ? ROWS ONLY";
         };
   }
 
-  /** The claim scan, for query plans. */
-  String claimScanSql(boolean ordered, boolean hold) {
-    return claims.scanSql(ordered, hold);
+  /** The PostgreSQL claim statement, for query plans: instance, lease seconds, limit. */
+  String claimSql() {
+    return claims.claimSql();
   }
 
-  /** The cleanup statement, for query plans: published before, limit. */
+  /** The cleanup statement, for query plans: created before, limit. */
   String cleanupSql() {
     return cleanup;
   }
 
   @Override
-  public List<OutboxMessage> claim(ClaimRequest request) {
-    List<OutboxMessage> claimed =
-        jdbc.inTransaction("claim messages", connection -> claims.claim(connection, request));
-    vacuumIfDue(0, claimed);
-    return claimed;
+  public List<LeasedHead> recordAndClaim(
+      Collection<? extends HeadOutcome> outcomes, ClaimRequest request) {
+    List<LeasedHead> leased =
+        jdbc.inTransaction(
+            outcomes.isEmpty() ? "claim heads" : "record a batch and read on",
+            connection -> {
+              database.prepareShortQueries(connection);
+              List<HeadClaim.Held> held = new ArrayList<>();
+              if (!outcomes.isEmpty()) {
+                held.addAll(
+                    recorder.record(connection, request.instanceId(), outcomes, request.lease()));
+              }
+              int free = request.limit() - held.size();
+              if (request.newHeads() && free > 0) {
+                held.addAll(claims.claim(connection, request.instanceId(), free, request.lease()));
+              }
+              List<LeasedHead> read = claims.read(connection, held, request.limit());
+              if (read.size() < held.size()) {
+                LOG.warn(
+                    "{} leased heads had no message behind their cursor; they are claimed again"
+                        + " once their lease runs out",
+                    held.size() - read.size());
+              }
+              return read;
+            });
+    int changed = outcomes.size() + leased.size();
+    if (!vacuum.changed(changed) && leased.isEmpty()) {
+      vacuum.idle();
+    }
+    return leased;
   }
 
   @Override
-  public void record(String instanceId, Collection<? extends Outcome> outcomes) {
+  public void record(Collection<? extends HeadOutcome> outcomes) {
     if (outcomes.isEmpty()) {
       return;
     }
     jdbc.inTransaction(
-        "record a batch",
-        connection -> {
-          recorder.record(connection, instanceId, outcomes);
-          return null;
-        });
+        "record a batch", connection -> recorder.record(connection, "", outcomes, null));
     vacuum.changed(outcomes.size());
   }
 
   @Override
-  public List<OutboxMessage> recordAndClaim(
-      String instanceId, Collection<? extends Outcome> outcomes, ClaimRequest request) {
-    List<OutboxMessage> claimed =
-        jdbc.inTransaction(
-            "record a batch and claim the next",
-            connection -> {
-              if (!outcomes.isEmpty()) {
-                recorder.record(connection, instanceId, outcomes);
-              }
-              return claims.claim(connection, request);
-            });
-    vacuumIfDue(outcomes.size(), claimed);
-    return claimed;
-  }
-
-  private void vacuumIfDue(int recorded, List<OutboxMessage> claimed) {
-    if (!vacuum.changed(recorded + claimed.size()) && claimed.isEmpty()) {
-      vacuum.idle();
+  public List<Lease> renew(String instanceId, Collection<Lease> leases, Duration lease) {
+    if (leases.isEmpty()) {
+      return List.of();
     }
+    return jdbc.inTransaction(
+        "renew leases", connection -> recorder.renew(connection, instanceId, leases, lease));
   }
 
   @Override
@@ -130,19 +176,30 @@ public final class JdbcOutboxStore implements OutboxStore {
   }
 
   @Override
-  public int deletePublished(Instant publishedBefore, int limit) {
+  public int deleteDelivered(Instant createdBefore, int limit) {
     int deleted =
         jdbc.inTransaction(
-            "delete published messages",
+            "delete delivered messages",
             connection -> {
               try (PreparedStatement statement = connection.prepareStatement(cleanup)) {
-                database.bindInstant(statement, 1, publishedBefore);
+                database.bindInstant(statement, 1, createdBefore);
                 statement.setInt(2, limit);
                 return statement.executeUpdate();
               }
             });
+    if (deleted < limit) {
+      int heads = jdbc.inTransaction("delete idle heads", c -> deleteIdleHeads(c, limit));
+      vacuum.changed(heads);
+    }
     vacuum.changed(deleted);
     return deleted;
+  }
+
+  private int deleteIdleHeads(Connection connection, int limit) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(idleHeads)) {
+      statement.setInt(1, limit);
+      return statement.executeUpdate();
+    }
   }
 
   @Override
@@ -156,11 +213,11 @@ public final class JdbcOutboxStore implements OutboxStore {
   }
 
   @Override
-  public int replayDeadLetters(Collection<UUID> ids, Instant now) {
+  public int replayDeadLetters(Collection<UUID> ids) {
     if (ids.isEmpty()) {
       return 0;
     }
-    return jdbc.inTransaction("replay dead letters", c -> deadLetters.replay(c, ids, now));
+    return jdbc.inTransaction("replay dead letters", c -> deadLetters.replay(c, ids));
   }
 
   @Override

@@ -13,8 +13,8 @@ final class MessageRows {
 
   /** The message columns, shared by the outbox and the dead-letter table. */
   static final String COLUMNS =
-      "id, position, aggregate_type, aggregate_id, event_type, content_type, payload, headers,"
-          + " occurred_at, created_at, attempts";
+      "id, seq, aggregate_type, aggregate_id, event_type, content_type, payload, headers,"
+          + " occurred_at, created_at";
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {};
@@ -25,10 +25,15 @@ final class MessageRows {
     this.database = database;
   }
 
-  OutboxMessage read(ResultSet rows) throws SQLException {
+  /**
+   * The message of the current row.
+   *
+   * @param attempts its failed attempts (kept on the head, or in the dead-letter row)
+   */
+  OutboxMessage read(ResultSet rows, int attempts) throws SQLException {
     return new OutboxMessage(
         database.readId(rows, "id"),
-        rows.getLong("position"),
+        rows.getLong("seq"),
         rows.getString("aggregate_type"),
         rows.getString("aggregate_id"),
         rows.getString("event_type"),
@@ -37,7 +42,7 @@ final class MessageRows {
         headers(rows.getString("headers")),
         database.readInstant(rows, "occurred_at"),
         database.readInstant(rows, "created_at"),
-        rows.getInt("attempts"));
+        attempts);
   }
 
   private static Map<String, String> headers(String json) throws SQLException {

@@ -1,7 +1,7 @@
 package dev.outbox.hibernate.internal;
 
-import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
+import dev.outbox.spi.LeasedHead;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -33,10 +33,10 @@ public final class OutboxContext {
    *
    * @param instanceId the processor's instance id
    * @param lease how long a lease written at flush time lasts
-   * @param sink takes the committed leased messages and the end of their lease
+   * @param sink takes the committed leased heads and the end of their lease on the JVM's clock
    */
   public record LeaseReceiver(
-      String instanceId, Duration lease, BiConsumer<List<OutboxMessage>, Instant> sink) {}
+      String instanceId, Duration lease, BiConsumer<List<LeasedHead>, Instant> sink) {}
 
   OutboxContext(OutboxOptions options, Database database) {
     this.options = options;
@@ -99,7 +99,7 @@ public final class OutboxContext {
    * @return a handle that removes it again; does nothing when another receiver was kept
    */
   public AutoCloseable receiveLeases(LeaseReceiver receiver) {
-    if (!database.supportsLeaseOnWrite() || !leaseReceiver.compareAndSet(null, receiver)) {
+    if (!leaseReceiver.compareAndSet(null, receiver)) {
       return () -> {};
     }
     return () -> leaseReceiver.compareAndSet(receiver, null);

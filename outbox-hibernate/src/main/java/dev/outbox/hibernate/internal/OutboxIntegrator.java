@@ -66,10 +66,8 @@ public final class OutboxIntegrator implements Integrator {
             options.serializer().orElseGet(JacksonEventSerializer::new),
             new RowHeaders(providers),
             Clock.systemUTC());
-    OutboxRowWriter writer = new OutboxRowWriter(database, options.outboxTable());
-    FlushHarvestListener harvest =
-        new FlushHarvestListener(
-            context, harvester, new LeaseOnWrite(options.outboxTable()), writer);
+    FlushWriter writer = new FlushWriter(database, options.headTable(), options.outboxTable());
+    FlushHarvestListener harvest = new FlushHarvestListener(context, harvester, writer);
     DeletedAggregateCapture capture = new DeletedAggregateCapture();
 
     EventListenerRegistry listeners =

@@ -8,50 +8,49 @@ import java.util.UUID;
 /**
  * One outbox row about to be inserted by the flush.
  *
+ * @param seq the row's place in its aggregate's stream; 0 until the head upsert assigned it
  * @param headers the headers as a map, for the message published from memory
  * @param headersJson the same as stored in the {@code headers} column
- * @param claimedBy the processor the row is written leased to, or {@code null} for a plain row
- * @param claimedUntil when that lease runs out, or {@code null}
  */
 record OutboxRow(
     UUID id,
     String aggregateType,
     String aggregateId,
+    long seq,
     String eventType,
     String contentType,
     String payload,
     Map<String, String> headers,
     String headersJson,
     Instant occurredAt,
-    Instant createdAt,
-    String claimedBy,
-    Instant claimedUntil) {
+    Instant createdAt) {
 
-  /** The same row, written leased to a processor. */
-  OutboxRow leasedTo(String instanceId, Instant until) {
+  /** The same row at a seq. */
+  OutboxRow at(long seq) {
     return new OutboxRow(
         id,
         aggregateType,
         aggregateId,
+        seq,
         eventType,
         contentType,
         payload,
         headers,
         headersJson,
         occurredAt,
-        createdAt,
-        instanceId,
-        until);
+        createdAt);
   }
 
-  /**
-   * The message the processor publishes from memory. Its position is not known before the insert
-   * and nothing downstream needs it: it is 0.
-   */
+  /** The key of the row's aggregate, as {@link HeadUpsert#key}. */
+  String aggregateKey() {
+    return HeadUpsert.key(aggregateType, aggregateId);
+  }
+
+  /** The message the processor publishes from memory. */
   OutboxMessage message() {
     return new OutboxMessage(
         id,
-        0,
+        seq,
         aggregateType,
         aggregateId,
         eventType,

@@ -1,9 +1,9 @@
 package dev.outbox.hibernate.internal;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
-import org.hibernate.engine.spi.SharedSessionContractImplementor;
 
 /**
  * Inserts the rows of one flush on the session's connection, as one multi-row {@code INSERT} per up
@@ -13,52 +13,51 @@ import org.hibernate.engine.spi.SharedSessionContractImplementor;
  */
 final class OutboxRowWriter {
 
-  private static final int ROWS_PER_STATEMENT = 100;
-  private static final String ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ?, ?)";
+  static final int ROWS_PER_STATEMENT = 100;
+  private static final String ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+  /** The inserted columns, in the order {@link #bind} binds them. */
+  static final String COLUMNS =
+      "id, aggregate_type, aggregate_id, seq, event_type, content_type, payload, headers,"
+          + " occurred_at, created_at";
 
   private final Database database;
   private final String insertPrefix;
 
   OutboxRowWriter(Database database, String table) {
     this.database = database;
-    this.insertPrefix =
-        "INSERT INTO "
-            + table
-            + " (id, aggregate_type, aggregate_id, event_type, content_type, payload, headers,"
-            + " occurred_at, created_at, status, attempts, next_attempt_at, claimed_by,"
-            + " claimed_until) VALUES ";
+    this.insertPrefix = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES ";
   }
 
-  void write(SharedSessionContractImplementor session, List<OutboxRow> rows) {
-    session.doWork(
-        connection -> {
-          for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
-            List<OutboxRow> chunk =
-                rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT));
-            try (PreparedStatement statement = connection.prepareStatement(sql(chunk.size()))) {
-              bind(statement, chunk);
-              statement.executeUpdate();
-            }
-          }
-        });
+  void write(Connection connection, List<OutboxRow> rows) throws SQLException {
+    for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
+      List<OutboxRow> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT));
+      try (PreparedStatement statement = connection.prepareStatement(sql(chunk.size()))) {
+        bind(statement, 1, chunk);
+        statement.executeUpdate();
+      }
+    }
   }
 
-  private void bind(PreparedStatement statement, List<OutboxRow> chunk) throws SQLException {
-    int index = 1;
+  /**
+   * Binds the {@link #COLUMNS} of each row, row after row.
+   *
+   * @return the index of the next parameter
+   */
+  int bind(PreparedStatement statement, int index, List<OutboxRow> chunk) throws SQLException {
     for (OutboxRow row : chunk) {
       database.bindId(statement, index++, row.id());
       statement.setString(index++, row.aggregateType());
       statement.setString(index++, row.aggregateId());
+      statement.setLong(index++, row.seq());
       statement.setString(index++, row.eventType());
       statement.setString(index++, row.contentType());
       statement.setString(index++, row.payload());
       statement.setString(index++, row.headersJson());
       database.bindInstant(statement, index++, row.occurredAt());
       database.bindInstant(statement, index++, row.createdAt());
-      database.bindInstant(statement, index++, row.createdAt());
-      statement.setString(index++, row.claimedBy());
-      database.bindInstant(statement, index++, row.claimedUntil());
     }
+    return index;
   }
 
   /** The statement for {@code rows} rows. */

@@ -14,17 +14,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Checks at start that the outbox tables exist with the expected columns, and creates them from the
- * shipped migration file when {@link OutboxOptions#createSchema()} asks for it.
+ * Checks at start that the outbox tables (messages, heads, dead letters) exist with the expected
+ * columns, and creates them and the published view from the shipped migration file when {@link
+ * OutboxOptions#createSchema()} asks for it.
  */
 final class SchemaManager {
 
   static final String OUTBOX_COLUMNS =
-      "id, position, aggregate_type, aggregate_id, event_type, content_type, payload, headers,"
-          + " occurred_at, created_at, status, attempts, next_attempt_at, last_error, claimed_by,"
-          + " claimed_until, published_at";
+      "id, position, aggregate_type, aggregate_id, seq, event_type, content_type, payload,"
+          + " headers, occurred_at, created_at";
+  static final String HEAD_COLUMNS =
+      "aggregate_type, aggregate_id, write_seq, delivered_seq, available_at, claimed_by,"
+          + " lease_token, attempts, last_error, held, due_at";
   static final String DEAD_LETTER_COLUMNS =
-      "id, position, aggregate_type, aggregate_id, event_type, content_type, payload, headers,"
+      "id, aggregate_type, aggregate_id, seq, event_type, content_type, payload, headers,"
           + " occurred_at, created_at, attempts, last_error, dead_lettered_at";
 
   private final Database database;
@@ -43,6 +46,7 @@ final class SchemaManager {
         create(connection);
       }
       check(connection, options.outboxTable(), OUTBOX_COLUMNS);
+      check(connection, options.headTable(), HEAD_COLUMNS);
       check(connection, options.deadLetterTable(), DEAD_LETTER_COLUMNS);
     } finally {
       connection.setAutoCommit(autoCommit);
@@ -52,6 +56,9 @@ final class SchemaManager {
   /** The shipped DDL with the configured table names, one statement per element. */
   List<String> ddl() {
     String script = readMigration();
+    OutboxOptions defaults = OutboxOptions.defaults();
+    script = rename(script, defaults.headTable(), options.headTable());
+    script = rename(script, defaults.publishedView(), options.publishedView());
     script = rename(script, OutboxOptions.DEFAULT_OUTBOX_TABLE, options.outboxTable());
     script = rename(script, OutboxOptions.DEFAULT_DEAD_LETTER_TABLE, options.deadLetterTable());
     List<String> statements = new ArrayList<>();

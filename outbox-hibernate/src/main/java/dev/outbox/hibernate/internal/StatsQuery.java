@@ -9,8 +9,8 @@ import java.sql.SQLException;
 import java.time.Instant;
 
 /**
- * Reads the counts of {@link dev.outbox.spi.OutboxStore#stats()}: pending rows and the oldest of
- * them through the pending index, and the dead letters.
+ * Reads the counts of {@link dev.outbox.spi.OutboxStore#stats()} from the heads: the messages
+ * behind the cursors, the oldest of them (one index probe per pending head), and the dead letters.
  */
 final class StatsQuery {
 
@@ -21,10 +21,18 @@ final class StatsQuery {
 
   StatsQuery(Database database, OutboxOptions options) {
     this.database = database;
-    String table = options.outboxTable();
-    this.pending = "SELECT COUNT(*) FROM " + table + " WHERE status = 'PENDING'";
+    String heads = options.headTable();
+    this.pending =
+        "SELECT COALESCE(SUM(write_seq - delivered_seq), 0) FROM "
+            + heads
+            + " WHERE write_seq > delivered_seq";
     this.oldest =
-        "SELECT created_at FROM " + table + " WHERE status = 'PENDING' ORDER BY position LIMIT 1";
+        "SELECT MIN(m.created_at) AS created_at FROM "
+            + heads
+            + " h JOIN "
+            + options.outboxTable()
+            + " m ON m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id"
+            + " AND m.seq = h.delivered_seq + 1 WHERE h.write_seq > h.delivered_seq";
     this.deadLetters = "SELECT COUNT(*) FROM " + options.deadLetterTable();
   }
 

@@ -12,16 +12,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * PostgreSQL: vacuums the outbox table after every {@link OutboxOptions#vacuumThreshold()} rows the
- * store changed, and when a claim finds nothing to do after at least a tenth of that, on a daemon
- * thread of its own, one vacuum at a time.
+ * PostgreSQL: vacuums the head table and the outbox table after every {@link
+ * OutboxOptions#vacuumThreshold()} rows the store changed, and when a claim finds nothing to do
+ * after at least a tenth of that, on a daemon thread of its own, one vacuum at a time.
  *
- * <p>Every lease, outcome and deletion leaves a dead row version behind, and its entry in the
- * pending indexes stays until a vacuum removes it: each claim scan and each fast-path check walks
- * past them. Autovacuum may be off, and on a large table its cost limit throttles it far below the
- * rate at which the outbox changes rows (measured: a claim over 1,000,000 published rows cost 2.4
- * times one over 10,000 with autovacuum off). A manual {@code VACUUM} is not throttled and runs
- * beside claims and writes without blocking them.
+ * <p>Every write, grant and record updates a head and leaves a dead row version behind, and each
+ * cleanup leaves deleted messages; their index entries stay until a vacuum removes them, and the
+ * claim's index range walks past dead head versions. Autovacuum may be off, and on a large table
+ * its cost limit throttles it far below the rate at which the outbox changes rows. A manual {@code
+ * VACUUM} is not throttled and runs beside claims and writes without blocking them.
  *
  * <p>A vacuum that fails is logged and tried again after the next threshold's worth of changes. One
  * that PostgreSQL skips because the outbox's database user does not own the table is logged once,
@@ -44,7 +43,7 @@ final class TableVacuum {
    */
   TableVacuum(ConnectionProvider connections, Database database, OutboxOptions options) {
     this.connections = connections;
-    this.table = options.outboxTable();
+    this.table = options.headTable() + ", " + options.outboxTable();
     this.threshold = database == Database.POSTGRESQL ? options.vacuumThreshold() : 0;
   }
 
@@ -81,7 +80,7 @@ final class TableVacuum {
       return false;
     }
     changed.set(0);
-    Thread thread = new Thread(this::vacuumAndRelease, "outbox-vacuum-" + table);
+    Thread thread = new Thread(this::vacuumAndRelease, "outbox-vacuum");
     thread.setDaemon(true);
     thread.start();
     return true;

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Every query of the processor and of cleanup uses an index on a large table: 200,000 published
- * rows, 2,000 pending rows of 500 aggregates, and dead letters: no plan scans the outbox table. The
- * plans are printed.
+ * The claim and cleanup use their indexes on large tables: 200,000 delivered messages over 5,000
+ * idle heads, 30,000 pending messages behind 200 heads another instance holds, and dead letters.
+ * The plans are printed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresQueryPlanIT {
@@ -45,28 +45,43 @@ class PostgresQueryPlanIT {
       for (String ddl : new SchemaManager(Database.POSTGRESQL, options).ddl()) {
         statement.execute(ddl);
       }
+      String heads = options.headTable();
+      // 200,000 delivered messages over 5,000 idle heads, as a week of retention would leave.
       statement.execute(
           "INSERT INTO "
               + TABLE
-              + " (id, aggregate_type, aggregate_id, event_type, content_type,"
-              + " payload, headers, occurred_at, created_at, status, attempts, next_attempt_at,"
-              + " published_at) SELECT gen_random_uuid(), 'Order', (g % 5000)::text, 'e',"
-              + " 'application/json', '{}', '{}', now(), now(), 'PUBLISHED', 0, now(),"
-              + " now() - interval '1 day' * (g % 10) FROM generate_series(1, 200000) g");
+              + " (id, aggregate_type, aggregate_id, seq, event_type, content_type, payload,"
+              + " headers, occurred_at, created_at) SELECT gen_random_uuid(), 'Order',"
+              + " (g % 5000)::text, g / 5000 + 1, 'e', 'application/json', '{}', '{}', now(),"
+              + " now() - interval '1 day' * (g % 10) FROM generate_series(0, 199999) g");
+      statement.execute(
+          "INSERT INTO "
+              + heads
+              + " (aggregate_type, aggregate_id, write_seq, delivered_seq, available_at)"
+              + " SELECT 'Order', g::text, 40, 40, now() FROM generate_series(0, 4999) g");
+      // 30,000 pending messages over 200 heads another instance holds: the version 1 claim
+      // walked all of them.
       statement.execute(
           "INSERT INTO "
               + TABLE
-              + " (id, aggregate_type, aggregate_id, event_type, content_type,"
-              + " payload, headers, occurred_at, created_at, status, attempts, next_attempt_at)"
-              + " SELECT gen_random_uuid(), 'Order', (g % 500)::text, 'e', 'application/json',"
-              + " '{}', '{}', now(), now(), 'PENDING', 0, now() FROM generate_series(1, 2000) g");
+              + " (id, aggregate_type, aggregate_id, seq, event_type, content_type, payload,"
+              + " headers, occurred_at, created_at) SELECT gen_random_uuid(), 'Leased',"
+              + " (g % 200)::text, g / 200 + 1, 'e', 'application/json', '{}', '{}', now(), now()"
+              + " FROM generate_series(0, 29999) g");
+      statement.execute(
+          "INSERT INTO "
+              + heads
+              + " (aggregate_type, aggregate_id, write_seq, delivered_seq, available_at,"
+              + " claimed_by, lease_token) SELECT 'Leased', g::text, 150, 0,"
+              + " now() + interval '1 hour', 'other', 1 FROM generate_series(0, 199) g");
       statement.execute(
           "INSERT INTO "
               + DEAD
-              + " SELECT id, position, aggregate_type, aggregate_id, event_type,"
-              + " content_type, payload, headers, occurred_at, created_at, 1, 'x', now() FROM "
+              + " SELECT id, aggregate_type, aggregate_id, seq, event_type, content_type,"
+              + " payload, headers, occurred_at, created_at, 1, 'x', now() FROM "
               + TABLE
-              + " WHERE status = 'PUBLISHED' LIMIT 5000");
+              + " LIMIT 5000");
+      statement.execute("ANALYZE " + heads);
       statement.execute("ANALYZE " + TABLE);
       statement.execute("ANALYZE " + DEAD);
     }
@@ -81,24 +96,21 @@ class PostgresQueryPlanIT {
   }
 
   @Test
-  void orderedClaimWithHoldUsesIndexes() throws SQLException {
-    String plan = explain(store.claimScanSql(true, true), now(), now(), now(), now(), 100);
+  void claimReadsTheDueIndexOnlyWhateverTheLeasedHeadsHold() throws SQLException {
+    String plan = explain(store.claimSql(), "me", 60.0, 100);
     assertThat(plan)
-        .contains("ix_plan_outbox_pending")
-        .contains("ix_plan_outbox_pending_aggregate")
-        .doesNotContain("Seq Scan on plan_outbox");
+        .contains("ix_plan_outbox_heads_due")
+        .as("the index range ends at now: heads leased or retrying later are not walked")
+        .contains("Index Cond: (due_at <= statement_timestamp())")
+        .doesNotContain("Seq Scan on plan_outbox_heads")
+        .as("the claim itself reads no message")
+        .doesNotContainPattern("plan_outbox\\b");
   }
 
   @Test
-  void unorderedClaimUsesTheIndex() throws SQLException {
-    String plan = explain(store.claimScanSql(false, false), now(), now(), 100);
-    assertThat(plan).contains("ix_plan_outbox_pending").doesNotContain("Seq Scan on plan_outbox");
-  }
-
-  @Test
-  void cleanupUsesTheIndex() throws SQLException {
+  void cleanupUsesTheIndexOfCreationTimes() throws SQLException {
     String plan = explain(store.cleanupSql(), now().minusDays(5), 1000);
-    assertThat(plan).contains("ix_plan_outbox_published").doesNotContain("Seq Scan on plan_outbox");
+    assertThat(plan).contains("ix_plan_outbox_created").doesNotContain("Seq Scan on plan_outbox");
   }
 
   private static java.time.OffsetDateTime now() {

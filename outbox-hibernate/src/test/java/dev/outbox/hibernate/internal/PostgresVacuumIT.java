@@ -3,18 +3,17 @@ package dev.outbox.hibernate.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.testing.OutboxTable;
 import dev.outbox.hibernate.testing.TestDatabase;
 import dev.outbox.spi.ClaimRequest;
-import dev.outbox.spi.Outcome;
+import dev.outbox.spi.HeadOutcome;
+import dev.outbox.spi.LeasedHead;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -35,6 +34,7 @@ class PostgresVacuumIT {
 
   private static final String TABLE = "vacuum_outbox";
   private static final String DEAD = "vacuum_dead_letters";
+  private static final String HEADS = "vacuum_outbox_heads";
   private static final String GUEST = "outbox_vacuum_guest";
 
   private final DataSource dataSource = TestDatabase.POSTGRESQL.dataSource();
@@ -51,10 +51,15 @@ class PostgresVacuumIT {
       statement.execute(
           "INSERT INTO "
               + TABLE
-              + " (id, aggregate_type, aggregate_id, event_type, content_type, payload, headers,"
-              + " occurred_at, created_at, status, attempts, next_attempt_at) SELECT"
-              + " gen_random_uuid(), 'Order', (g % 50)::text, 'e', 'application/json', '{}', '{}',"
-              + " now(), now(), 'PENDING', 0, now() FROM generate_series(1, 300) g");
+              + " (id, aggregate_type, aggregate_id, seq, event_type, content_type, payload,"
+              + " headers, occurred_at, created_at) SELECT gen_random_uuid(), 'Order',"
+              + " (g % 50)::text, g / 50 + 1, 'e', 'application/json', '{}', '{}', now(), now()"
+              + " FROM generate_series(0, 299) g");
+      statement.execute(
+          "INSERT INTO "
+              + HEADS
+              + " (aggregate_type, aggregate_id, write_seq, available_at) SELECT 'Order', g::text,"
+              + " 6, now() FROM generate_series(0, 49) g");
     }
   }
 
@@ -69,19 +74,15 @@ class PostgresVacuumIT {
 
   @Test
   void claimsAndOutcomesPastTheThresholdVacuumTheTableAndLeaveNoDeadRows() throws SQLException {
-    // three claims of 50 and their outcomes: 300 changed rows, the last of them by the last record
+    // three claims of 50 heads and their outcomes: 300 changed rows, the last by the last record
     JdbcOutboxStore store =
         new JdbcOutboxStore(provider(dataSource), Database.POSTGRESQL, options(300));
     long before = vacuumCount();
     for (int i = 0; i < 3; i++) {
-      List<OutboxMessage> claimed = store.claim(request());
+      List<LeasedHead> claimed = store.claim(request());
       assertThat(claimed).hasSize(50);
       assertThat(vacuumCount()).isEqualTo(before);
-      store.record(
-          "vacuum-test",
-          claimed.stream()
-              .<Outcome>map(m -> new Outcome.Published(m.id(), Instant.now()))
-              .toList());
+      store.record(delivered(claimed));
     }
 
     await().atMost(Duration.ofSeconds(30)).until(() -> vacuumCount() > before);
@@ -93,13 +94,9 @@ class PostgresVacuumIT {
     JdbcOutboxStore store =
         new JdbcOutboxStore(provider(dataSource), Database.POSTGRESQL, options(1_000));
     long before = vacuumCount();
-    List<OutboxMessage> claimed;
+    List<LeasedHead> claimed;
     while (!(claimed = store.claim(request())).isEmpty()) {
-      store.record(
-          "vacuum-test",
-          claimed.stream()
-              .<Outcome>map(m -> new Outcome.Published(m.id(), Instant.now()))
-              .toList());
+      store.record(delivered(claimed));
     }
 
     await().atMost(Duration.ofSeconds(30)).until(() -> vacuumCount() > before);
@@ -125,7 +122,7 @@ class PostgresVacuumIT {
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
       statement.execute("CREATE ROLE " + GUEST + " LOGIN");
-      statement.execute("GRANT SELECT, UPDATE ON " + TABLE + " TO " + GUEST);
+      statement.execute("GRANT SELECT, UPDATE ON " + TABLE + ", " + HEADS + " TO " + GUEST);
     }
     PGSimpleDataSource guest = new PGSimpleDataSource();
     guest.setURL("jdbc:postgresql://127.0.0.1:5432/test?user=" + GUEST);
@@ -144,7 +141,16 @@ class PostgresVacuumIT {
   }
 
   private static ClaimRequest request() {
-    return new ClaimRequest("vacuum-test", 50, Instant.now(), Duration.ofMinutes(1), true, false);
+    return new ClaimRequest("vacuum-test", 50, Duration.ofMinutes(1), true);
+  }
+
+  private static List<HeadOutcome> delivered(List<LeasedHead> heads) {
+    return heads.stream()
+        .<HeadOutcome>map(
+            head ->
+                new HeadOutcome.Delivered(
+                    head.lease(), head.messages().get(head.messages().size() - 1).seq()))
+        .toList();
   }
 
   private long vacuumCount() throws SQLException {
@@ -160,7 +166,7 @@ class PostgresVacuumIT {
         Statement statement = connection.createStatement();
         ResultSet result =
             statement.executeQuery(
-                "SELECT " + column + " FROM pg_stat_user_tables WHERE relname = '" + TABLE + "'")) {
+                "SELECT " + column + " FROM pg_stat_user_tables WHERE relname = '" + HEADS + "'")) {
       result.next();
       return result.getLong(1);
     }

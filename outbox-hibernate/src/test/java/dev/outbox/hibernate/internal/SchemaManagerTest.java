@@ -20,21 +20,36 @@ class SchemaManagerTest {
         .anySatisfy(sql -> assertThat(sql).startsWith("CREATE TABLE IF NOT EXISTS app.dead ("));
     assertThat(ddl)
         .anySatisfy(
+            sql -> assertThat(sql).startsWith("CREATE TABLE IF NOT EXISTS app.events_heads ("));
+    assertThat(ddl)
+        .anySatisfy(sql -> assertThat(sql).contains("ix_events_created").contains("ON app.events"));
+    assertThat(ddl)
+        .anySatisfy(
+            sql -> assertThat(sql).contains("ix_events_heads_due").contains("ON app.events_heads"));
+    assertThat(ddl)
+        .anySatisfy(
             sql ->
-                assertThat(sql).contains("ix_events_pending_aggregate").contains("ON app.events"));
+                assertThat(sql)
+                    .startsWith("CREATE OR REPLACE VIEW app.events_published")
+                    .contains("FROM app.events m JOIN app.events_heads h"));
     assertThat(String.join("\n", ddl))
         .doesNotContain("outbox_messages")
+        .doesNotContain("outbox_heads")
+        .doesNotContain("outbox_published")
         .doesNotContain("outbox_dead_letters")
         .doesNotContain("--");
   }
 
   @Test
-  void everyDatabaseShipsTwoTables() {
+  void everyDatabaseShipsThreeTablesAndThePublishedView() {
     for (Database database : Database.values()) {
       List<String> ddl = new SchemaManager(database, OutboxOptions.defaults()).ddl();
       assertThat(ddl.stream().filter(sql -> sql.startsWith("CREATE TABLE")))
           .as(database.name())
-          .hasSize(2);
+          .hasSize(3);
+      assertThat(ddl.stream().filter(sql -> sql.startsWith("CREATE OR REPLACE VIEW")))
+          .as(database.name())
+          .hasSize(1);
     }
   }
 }

@@ -28,9 +28,21 @@ public final class RecordingPublisher implements EventPublisher {
   private final AtomicInteger duplicates = new AtomicInteger();
   private final AtomicInteger inFlightTwice = new AtomicInteger();
   private final AtomicInteger closed = new AtomicInteger();
+  private volatile java.util.function.Predicate<OutboxMessage> rejecting = message -> false;
+  private volatile long delayMillis;
 
   public RecordingPublisher(double failureRate) {
     this.failureRate = failureRate;
+  }
+
+  /** Refuses the messages that match for good (a non-retryable failure), from now on. */
+  public void reject(java.util.function.Predicate<OutboxMessage> refused) {
+    this.rejecting = refused;
+  }
+
+  /** Makes every call take this long, like a slow broker. */
+  public void delay(Duration delay) {
+    this.delayMillis = delay.toMillis();
   }
 
   @Override
@@ -41,8 +53,22 @@ public final class RecordingPublisher implements EventPublisher {
       }
     }
     try {
+      if (delayMillis > 0) {
+        try {
+          Thread.sleep(delayMillis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       List<PublishResult> results = new ArrayList<>(messages.size());
       for (OutboxMessage message : messages) {
+        if (rejecting.test(message)) {
+          results.add(
+              PublishResult.failed(
+                  message.id(),
+                  PublishException.permanent(message.id(), "test", "rejected", null)));
+          continue;
+        }
         if (ThreadLocalRandom.current().nextDouble() < failureRate) {
           failures.incrementAndGet();
           results.add(

@@ -27,9 +27,19 @@ public final class StatementCounter implements QueryExecutionListener {
     return ProxyDataSourceBuilder.create(dataSource).listener(this).build();
   }
 
-  /** Executions of INSERT statements into the table, since the last reset. */
+  /**
+   * Executions that insert message rows into the table (alone, or in a statement that also writes
+   * the heads), since the last reset.
+   */
   public List<Execution> inserts() {
-    return executions.stream().filter(e -> e.sql().startsWith("insert into " + table)).toList();
+    return executions.stream()
+        .filter(e -> e.sql().contains("insert into " + table + " ("))
+        .toList();
+  }
+
+  /** Every execution that names the table or a table named after it, since the last reset. */
+  public List<Execution> all() {
+    return List.copyOf(executions);
   }
 
   public void reset() {

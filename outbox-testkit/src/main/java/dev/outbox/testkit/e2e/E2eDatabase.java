@@ -87,7 +87,9 @@ public final class E2eDatabase implements AutoCloseable {
     OutboxOptions options = defaultOptions(name);
     execute(
         dataSource,
+        "DROP VIEW IF EXISTS " + options.publishedView(),
         "DROP TABLE IF EXISTS " + options.outboxTable(),
+        "DROP TABLE IF EXISTS " + options.headTable(),
         "DROP TABLE IF EXISTS " + options.deadLetterTable());
     byte[] run = new byte[3];
     new SecureRandom().nextBytes(run);
@@ -159,13 +161,30 @@ public final class E2eDatabase implements AutoCloseable {
   }
 
   /**
-   * How many rows of the outbox table have a status, for reports while waiting.
+   * How many messages of the outbox table are delivered ({@code PUBLISHED}: at or before their
+   * head's cursor) or waiting ({@code PENDING}: behind it), for reports while waiting.
    *
    * @param status {@code PENDING} or {@code PUBLISHED}
    * @return the count
    */
   public long countOutbox(String status) {
-    return count("SELECT count(*) FROM " + options.outboxTable() + " WHERE status = ?", status);
+    String where =
+        switch (status) {
+          case "PUBLISHED" -> "m.seq <= h.delivered_seq";
+          case "PENDING" -> "m.seq > h.delivered_seq";
+          default ->
+              throw new IllegalArgumentException(
+                  "status must be PENDING or PUBLISHED, but was " + status);
+        };
+    return count(
+        "SELECT count(*) FROM "
+            + options.outboxTable()
+            + " m JOIN "
+            + options.headTable()
+            + " h ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id"
+            + " WHERE "
+            + where,
+        null);
   }
 
   /**

@@ -1,11 +1,15 @@
-package dev.outbox.spi;
+package dev.outbox.internal;
 
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
 
-/** What the processor records for one claimed message after publishing its batch. */
-public sealed interface Outcome {
+/**
+ * What the processor decided for one message of a batch after publishing it; {@link HeadOutcomes}
+ * turns the decisions of one aggregate into the {@link dev.outbox.spi.HeadOutcome} the store
+ * records.
+ */
+sealed interface Outcome {
 
   /**
    * The claimed message.
