@@ -8,6 +8,8 @@ import static dev.outbox.testing.ScriptedPublisher.Call.UNKNOWN_IDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.outbox.spi.EventPublisher;
+import dev.outbox.spi.PublishResult;
 import dev.outbox.testing.FlakyStore;
 import dev.outbox.testing.InMemoryOutboxStore;
 import dev.outbox.testing.InMemoryOutboxStore.Row;
@@ -16,7 +18,9 @@ import dev.outbox.testing.MutableClock;
 import dev.outbox.testing.ScriptedPublisher;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -101,36 +105,128 @@ class PublisherFailureTest {
   }
 
   @Test
-  void batchOfAPublisherThatHangsIsNotClaimedAgainBeforeItsLeaseWouldHaveRunOut() {
+  void aCallPastThePublishTimeoutKeepsItsHeadLeasedAndNothingIsSentAgainUntilItReturns() {
+    OutboxMessage a = store.add("Order", "o-1", "order.placed");
+    publisher.forNextCalls(BLOCK_UNTIL_RELEASED);
+    outbox.close();
+    // A cap (twice the timeout) far beyond what the test waits before it releases the call.
+    outbox = outbox(options().publishTimeout(Duration.ofSeconds(3)));
+
+    assertThat(outbox.runOnce()).as("claimed, then in doubt").isEqualTo(1);
+    assertThat(store.row(a.id()).orElseThrow().status()).isEqualTo(Status.PENDING);
+
+    // The lease runs out on the store's clock unless it is renewed, as it is while in doubt.
+    clock.advance(LEASE.minusSeconds(1));
+    Instant renewedPast = clock.instant().plus(LEASE).minusSeconds(1);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> store.head("Order", "o-1").orElseThrow().availableAt().isAfter(renewedPast));
+    clock.advance(Duration.ofSeconds(2));
+    Outbox other = outbox(options().instanceId("test-2"));
+    try {
+      assertThat(other.runOnce()).as("still leased to the call in doubt").isZero();
+
+      publisher.release();
+      await().atMost(Duration.ofSeconds(5)).until(() -> outbox.runOnce() > 0);
+    } finally {
+      other.close();
+    }
+    assertThat(store.row(a.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
+    assertThat(publisher.calls()).as("sent once").hasSize(1);
+    assertThat(publisher.overlaps()).isEmpty();
+  }
+
+  @Test
+  void aCallStillRunningAtTheHardCapIsInterruptedAndItsMessagesWaitALeaseBeforeTheRetry() {
     OutboxMessage a = store.add("Order", "o-1", "order.placed");
     publisher.forNextCalls(HANG);
     outbox.close();
     outbox = outbox(options().publishTimeout(Duration.ofMillis(300)));
 
     assertThat(outbox.runOnce()).isEqualTo(1);
+    // At twice the publish timeout the call is interrupted and its messages fail.
+    await().atMost(Duration.ofSeconds(5)).until(() -> publisher.interruptedCalls() == 1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> outbox.runOnce() > 0);
 
     Row row = store.row(a.id()).orElseThrow();
     assertThat(row.status()).isEqualTo(Status.PENDING);
     assertThat(row.message().attempts()).isEqualTo(1);
-    assertThat(row.lastError()).contains("publish timeout");
+    assertThat(row.lastError()).contains("hard cap");
     assertThat(row.nextAttemptAt())
-        .as("not due again while the abandoned call may still be sending")
+        .as("not due again before a lease: the interrupted send may still land")
         .isEqualTo(T0.plus(LEASE));
-    // The timeout interrupts the abandoned call, which ends on its own thread a moment later; the
-    // lease is what stands for that moment here, so let the call end before the lease runs out.
-    await()
-        .atMost(Duration.ofSeconds(5))
-        .until(() -> publisher.interruptedCalls() == 1 && publisher.idle());
-    Outbox other = outbox(options().instanceId("test-2"));
-    try {
-      clock.advance(LEASE.minusSeconds(1));
-      assertThat(other.runOnce()).isZero();
-      clock.advance(Duration.ofSeconds(1));
-      assertThat(other.runOnce()).isEqualTo(1);
-    } finally {
-      other.close();
-    }
+    await().atMost(Duration.ofSeconds(5)).until(publisher::idle);
+    clock.advance(LEASE);
+    assertThat(outbox.runOnce()).isEqualTo(1);
     assertThat(publisher.overlaps()).isEmpty();
+    assertThat(store.row(a.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
+  }
+
+  @Test
+  void anUncertainResultIsDecidedByItsFinalOutcomeAndTheAggregateWaitsForIt() {
+    OutboxMessage a1 = store.add("Order", "o-1", "order.placed");
+    OutboxMessage a2 = store.add("Order", "o-1", "order.paid");
+    OutboxMessage b = store.add("Order", "o-2", "order.placed");
+    CompletableFuture<PublishResult> late = new CompletableFuture<>();
+    List<OutboxMessage> sent = new CopyOnWriteArrayList<>();
+    EventPublisher uncertainOnce =
+        (messages, timeout) -> {
+          sent.addAll(messages);
+          return messages.stream()
+              .map(
+                  m ->
+                      m.id().equals(a1.id()) && !late.isDone()
+                          ? PublishResult.uncertain(m.id(), "test-topic", timeout, late)
+                          : PublishResult.published(m.id()))
+              .toList();
+        };
+    outbox.close();
+    outbox = Outbox.create(options().build(), flaky, uncertainOnce, clock);
+
+    outbox.runOnce();
+
+    assertThat(store.row(b.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
+    assertThat(store.row(a1.id()).orElseThrow().status())
+        .as("nothing recorded while the send may still land")
+        .isEqualTo(Status.PENDING);
+    assertThat(sent).as("nothing of the aggregate after it was sent").doesNotContain(a2);
+    assertThat(outbox.runOnce()).as("its head stays leased").isZero();
+
+    late.complete(PublishResult.published(a1.id()));
+    await().atMost(Duration.ofSeconds(5)).until(() -> outbox.runOnce() > 0);
+    assertThat(store.row(a1.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
+    outbox.runOnce();
+    assertThat(store.row(a2.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
+    assertThat(sent).containsExactly(a1, b, a2);
+  }
+
+  @Test
+  void anUncertainResultThatEndsInAFailureIsRetried() {
+    OutboxMessage a = store.add("Order", "o-1", "order.placed");
+    CompletableFuture<PublishResult> late = new CompletableFuture<>();
+    EventPublisher uncertainOnce =
+        (messages, timeout) ->
+            messages.stream()
+                .map(
+                    m ->
+                        late.isDone()
+                            ? PublishResult.published(m.id())
+                            : PublishResult.uncertain(m.id(), "test-topic", timeout, late))
+                .toList();
+    outbox.close();
+    outbox = Outbox.create(options().build(), flaky, uncertainOnce, clock);
+    outbox.runOnce();
+
+    late.complete(
+        PublishResult.failed(
+            a.id(), PublishException.retryable(a.id(), "test-topic", "delivery timed out", null)));
+    await().atMost(Duration.ofSeconds(5)).until(() -> outbox.runOnce() > 0);
+
+    Row row = store.row(a.id()).orElseThrow();
+    assertThat(row.message().attempts()).isEqualTo(1);
+    assertThat(row.lastError()).contains("delivery timed out");
+    clock.advance(RETRY);
+    assertThat(outbox.runOnce()).isEqualTo(1);
     assertThat(store.row(a.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
   }
 

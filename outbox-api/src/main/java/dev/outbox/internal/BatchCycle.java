@@ -94,6 +94,7 @@ final class BatchCycle {
   private final OutboxListener listeners;
   private final LastError lastError;
   private final Clock clock;
+  private final InDoubtHeads inDoubt;
 
   BatchCycle(
       OutboxOptions options,
@@ -101,8 +102,10 @@ final class BatchCycle {
       PublishCall publishCall,
       OutboxListener listeners,
       LastError lastError,
-      Clock clock) {
+      Clock clock,
+      InDoubtHeads inDoubt) {
     this.options = options;
+    this.inDoubt = inDoubt;
     this.store = store;
     this.publishCall = publishCall;
     this.rules = new OutcomeRules(options);
@@ -117,18 +120,41 @@ final class BatchCycle {
    * @return how many messages were claimed
    */
   int run() {
+    List<Decided> settled = settled();
+    settled.forEach(this::record);
     long start = System.nanoTime();
     Instant leaseUntil = clock.instant().plus(options.leaseDuration());
     List<LeasedHead> heads = store.claim(claimRequest(true));
     if (heads.isEmpty()) {
-      return 0;
+      return settled.size();
     }
-    Decided decided =
-        publish(new Claimed(heads, leaseUntil, Duration.ofNanos(System.nanoTime() - start)));
+    record(publish(new Claimed(heads, leaseUntil, Duration.ofNanos(System.nanoTime() - start))));
+    return settled.size() + heads.stream().mapToInt(head -> head.messages().size()).sum();
+  }
+
+  private void record(Decided decided) {
     long recording = System.nanoTime();
     store.record(decided.heads());
     recorded(decided, Duration.ofNanos(System.nanoTime() - recording));
-    return decided.messages().size();
+  }
+
+  /**
+   * The outcomes of the heads whose uncertain sends have all come to an end since the last call.
+   *
+   * @return one decided batch per head, not yet recorded
+   */
+  List<Decided> settled() {
+    return inDoubt.takeSettled().stream().map(this::settle).toList();
+  }
+
+  /**
+   * Waits for the heads in doubt to settle, at most {@code timeout}: the processor stops.
+   *
+   * @return how many are still in doubt; they stay leased until their lease runs out
+   */
+  int awaitDoubts(Duration timeout) {
+    inDoubt.awaitNone(timeout);
+    return inDoubt.size();
   }
 
   /**
@@ -156,34 +182,99 @@ final class BatchCycle {
     Sent sent = publishInRounds(batch, claimed.leaseUntil());
     Duration publishTook = Duration.ofNanos(System.nanoTime() - sending);
     Instant now = clock.instant();
-    // A publisher given up on may still be sending: its messages wait at least until the lease
-    // would have run out, so that no other claim puts them in flight a second time meanwhile.
+    // A publisher interrupted by close() may still be sending: its messages wait at least until
+    // the lease would have run out, so that no other claim puts them in flight a second time.
     Instant notBefore = sent.abandoned() ? claimed.latestLeaseUntil() : now;
     Map<UUID, Outcome> byId = new HashMap<>();
+    List<HeadOutcome> heads = new ArrayList<>(claimed.heads().size());
     for (LeasedHead head : claimed.heads()) {
-      // A head's cursor stops at its first message that was not acknowledged: what was sent after
-      // it (in one call, without ordering) is not recorded, and is sent again with it.
-      boolean stopped = false;
-      for (OutboxMessage message : head.messages()) {
-        PublishResult result = sent.results().get(message.id());
-        Outcome outcome =
-            result == null || stopped
-                ? new Outcome.Released(message.id())
-                : rules.decide(message, result, now, notBefore);
-        stopped |= !(outcome instanceof Outcome.Published);
-        byId.put(message.id(), outcome);
+      Map<UUID, PublishResult> mine = resultsOf(head, sent.results());
+      if (mine.values().stream().anyMatch(PublishResult::isUncertain)) {
+        // Held, renewed and decided once every uncertain send has its final outcome; until then
+        // its messages are neither recorded nor reported.
+        inDoubt.hold(new InDoubtHeads.Doubt(head, mine, sent.interrupt()));
+        head.messages().forEach(m -> byId.put(m.id(), new Outcome.Released(m.id())));
+        continue;
+      }
+      decide(head, mine, now, notBefore, byId);
+      heads.add(HeadOutcomes.of(head, byId, now, options.holdAggregateOnDeadLetter()));
+    }
+    return decided(claimed, batch, sent.results(), byId, heads, publishTook);
+  }
+
+  /**
+   * The outcomes of a head whose uncertain sends all have their final outcome now (or were given up
+   * at the hard cap: then the messages wait a lease before they are sent again, since they may
+   * still land).
+   *
+   * @param settled the head and its final results
+   * @return the outcomes, not yet recorded
+   */
+  Decided settle(InDoubtHeads.Settled settled) {
+    Instant now = clock.instant();
+    Instant notBefore = settled.capped() ? now.plus(options.leaseDuration()) : now;
+    LeasedHead head = settled.head();
+    Map<UUID, Outcome> byId = new HashMap<>();
+    decide(head, settled.results(), now, notBefore, byId);
+    HeadOutcome outcome = HeadOutcomes.of(head, byId, now, options.holdAggregateOnDeadLetter());
+    return decided(
+        new Claimed(List.of(head), now, Duration.ZERO),
+        head.messages(),
+        settled.results(),
+        byId,
+        List.of(outcome),
+        Duration.ZERO);
+  }
+
+  /** The results of a head's messages that were sent. */
+  private static Map<UUID, PublishResult> resultsOf(
+      LeasedHead head, Map<UUID, PublishResult> results) {
+    Map<UUID, PublishResult> mine = new HashMap<>();
+    for (OutboxMessage message : head.messages()) {
+      PublishResult result = results.get(message.id());
+      if (result != null) {
+        mine.put(message.id(), result);
       }
     }
+    return mine;
+  }
+
+  /**
+   * Decides each message of a head. A head's cursor stops at its first message that was not
+   * acknowledged: what was sent after it (in one call, without ordering) is not recorded, and is
+   * sent again with it.
+   */
+  private void decide(
+      LeasedHead head,
+      Map<UUID, PublishResult> results,
+      Instant now,
+      Instant notBefore,
+      Map<UUID, Outcome> into) {
+    boolean stopped = false;
+    for (OutboxMessage message : head.messages()) {
+      PublishResult result = results.get(message.id());
+      Outcome outcome =
+          result == null || stopped
+              ? new Outcome.Released(message.id())
+              : rules.decide(message, result, now, notBefore);
+      stopped |= !(outcome instanceof Outcome.Published);
+      into.put(message.id(), outcome);
+    }
+  }
+
+  private static Decided decided(
+      Claimed claimed,
+      List<OutboxMessage> batch,
+      Map<UUID, PublishResult> sent,
+      Map<UUID, Outcome> byId,
+      List<HeadOutcome> heads,
+      Duration publishTook) {
     List<Outcome> outcomes = new ArrayList<>(batch.size());
     List<PublishResult> results = new ArrayList<>(batch.size());
     for (OutboxMessage message : batch) {
       Outcome outcome = byId.get(message.id());
       outcomes.add(outcome);
-      results.add(outcome instanceof Outcome.Released ? null : sent.results().get(message.id()));
-    }
-    List<HeadOutcome> heads = new ArrayList<>(claimed.heads().size());
-    for (LeasedHead head : claimed.heads()) {
-      heads.add(HeadOutcomes.of(head, byId, now, options.holdAggregateOnDeadLetter()));
+      results.add(outcome instanceof Outcome.Released ? null : sent.get(message.id()));
     }
     return new Decided(claimed, batch, results, outcomes, heads, publishTook);
   }
@@ -211,8 +302,16 @@ final class BatchCycle {
     return claimed.heads().stream().map(HeadOutcomes::released).toList();
   }
 
-  /** What the rounds of a batch produced: a result per sent message; unsent ones have none. */
-  private record Sent(Map<UUID, PublishResult> results, boolean abandoned) {}
+  /**
+   * What the rounds of a batch produced: a result per sent message (unsent ones have none), whether
+   * the last call was given up on, and how to interrupt it.
+   */
+  private record Sent(Map<UUID, PublishResult> results, boolean abandoned, Runnable interrupt) {
+
+    Sent(Map<UUID, PublishResult> results) {
+      this(results, false, () -> {});
+    }
+  }
 
   /**
    * Publishes round by round within one publish timeout. An aggregate whose message failed sends
@@ -224,7 +323,7 @@ final class BatchCycle {
     Set<String> stopped = new HashSet<>();
     if (!leaseUntil.isAfter(clock.instant().plus(publishCall.timeout()))) {
       LOG.debug("Lease of a batch of {} too short to publish it; releasing it", batch.size());
-      return new Sent(results, false);
+      return new Sent(results);
     }
     long deadline = System.nanoTime() + publishCall.timeout().toNanos();
     List<List<OutboxMessage>> rounds =
@@ -245,10 +344,11 @@ final class BatchCycle {
         }
       }
       if (attempt.abandoned()) {
-        return new Sent(results, true);
+        boolean interrupted = attempt.results().stream().noneMatch(PublishResult::isUncertain);
+        return new Sent(results, interrupted, attempt.interrupt());
       }
     }
-    return new Sent(results, false);
+    return new Sent(results);
   }
 
   /** Tells the listeners about each message, logs the batch, and counts what was published. */

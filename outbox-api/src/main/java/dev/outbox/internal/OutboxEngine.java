@@ -50,6 +50,7 @@ public final class OutboxEngine implements Outbox {
   private final LastError lastError;
   private final Clock clock;
   private final LeasedQueue leased;
+  private final InDoubtHeads inDoubt;
   private final WakeSignal wake = new WakeSignal();
   private final AtomicBoolean claimWanted = new AtomicBoolean();
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
@@ -77,7 +78,8 @@ public final class OutboxEngine implements Outbox {
     this.publishCall =
         new PublishCall(
             publisher, options.publishTimeout(), "outbox-publish-" + options.instanceId());
-    this.cycle = new BatchCycle(options, store, publishCall, listeners, lastError, clock);
+    this.inDoubt = new InDoubtHeads(options, store, wake::signal);
+    this.cycle = new BatchCycle(options, store, publishCall, listeners, lastError, clock, inDoubt);
     this.cleanup = new Cleanup(options, store, clock);
     this.deadLetters =
         new StoreDeadLetterService(
@@ -188,6 +190,7 @@ public final class OutboxEngine implements Outbox {
       releaseHandedOver();
     }
     publishCall.close();
+    inDoubt.close();
     try {
       publisher.close();
     } catch (RuntimeException e) {

@@ -56,6 +56,7 @@ final class Pipeline implements AutoCloseable {
   private final OutboxStore store;
   private final Clock clock;
   private final Duration lease;
+  private final Duration shutdownTimeout;
   private final String instanceId;
   private final LeasedQueue leased;
   private final int batchSize;
@@ -73,6 +74,7 @@ final class Pipeline implements AutoCloseable {
     this.store = store;
     this.clock = clock;
     this.lease = options.leaseDuration();
+    this.shutdownTimeout = options.shutdownTimeout();
     this.instanceId = options.instanceId();
     this.leased = leased;
     this.batchSize = options.batchSize();
@@ -104,6 +106,7 @@ final class Pipeline implements AutoCloseable {
     }
     List<BatchCycle.Decided> toRecord = new ArrayList<>(unrecorded);
     unrecorded.clear();
+    toRecord.addAll(cycle.settled());
     List<HeadOutcome> released = new ArrayList<>(releases);
     releases.clear();
     Stored stored;
@@ -265,6 +268,14 @@ final class Pipeline implements AutoCloseable {
    */
   @Override
   public void close() {
+    int inDoubt = cycle.awaitDoubts(shutdownTimeout);
+    if (inDoubt > 0) {
+      LOG.warn(
+          "{} heads still wait for the final outcome of a send; they stay leased until their lease"
+              + " runs out",
+          inDoubt);
+    }
+    unrecorded.addAll(cycle.settled());
     List<HeadOutcome> outcomes = new ArrayList<>(releases);
     releases.clear();
     unrecorded.addAll(failedOnce);

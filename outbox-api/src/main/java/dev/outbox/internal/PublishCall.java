@@ -10,6 +10,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,10 +33,16 @@ final class PublishCall implements AutoCloseable {
    * What one call produced.
    *
    * @param results exactly one per message of the batch, in its order
-   * @param abandoned whether the publisher was given up on while it may still be sending (timeout
-   *     or interrupt): its messages must not be claimed again before the claim would have run out
+   * @param abandoned whether the processor stopped waiting for the publisher while it may still be
+   *     sending (timeout or interrupt): nothing more of the batch is sent
+   * @param interrupt interrupts a call still running past the publish timeout, at the hard cap
    */
-  record Attempt(List<PublishResult> results, boolean abandoned) {}
+  record Attempt(List<PublishResult> results, boolean abandoned, Runnable interrupt) {
+
+    Attempt(List<PublishResult> results, boolean abandoned) {
+      this(results, abandoned, () -> {});
+    }
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(PublishCall.class);
 
@@ -72,19 +81,61 @@ final class PublishCall implements AutoCloseable {
     try {
       return new Attempt(normalize(batch, call.get(budget.toNanos(), TimeUnit.NANOSECONDS)), false);
     } catch (TimeoutException e) {
-      call.cancel(true);
-      abandonWorker();
-      return new Attempt(
-          failAll(batch, "publisher did not return within the publish timeout of " + budget, e),
-          true);
+      // The call may still be sending: its messages are uncertain until it returns. Its worker is
+      // left to finish it (not interrupted before the hard cap); the next call gets a new one.
+      abandonWorker(false);
+      return new Attempt(uncertain(batch, call, budget), true, () -> call.cancel(true));
     } catch (ExecutionException e) {
       return new Attempt(failAll(batch, "publisher threw " + e.getCause(), e.getCause()), false);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       call.cancel(true);
-      abandonWorker();
+      abandonWorker(true);
       return new Attempt(failAll(batch, "interrupted while publishing", e), true);
     }
+  }
+
+  /**
+   * Results for a call that did not return within its budget: each message's final outcome is what
+   * the call returns for it when it does return (or a failure when it throws).
+   */
+  private static List<PublishResult> uncertain(
+      List<OutboxMessage> batch, Future<List<PublishResult>> call, Duration budget) {
+    CompletableFuture<List<PublishResult>> returned =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return normalize(batch, call.get());
+              } catch (ExecutionException e) {
+                return failAll(batch, "publisher threw " + e.getCause(), e.getCause());
+              } catch (InterruptedException | CancellationException e) {
+                return failAll(batch, "publisher interrupted at the hard cap", e);
+              }
+            },
+            runnable -> {
+              Thread waiter = new Thread(runnable, "outbox-uncertain-call");
+              waiter.setDaemon(true);
+              waiter.start();
+            });
+    List<PublishResult> results = new ArrayList<>(batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      int index = i;
+      CompletionStage<PublishResult> outcome =
+          returned.thenCompose(
+              list -> {
+                PublishResult result = list.get(index);
+                return result.isUncertain()
+                    ? result.finalOutcome()
+                    : CompletableFuture.completedFuture(result);
+              });
+      results.add(PublishResult.uncertain(batch.get(i).id(), null, budget, outcome));
+    }
+    LOG.warn(
+        "Publisher did not return a batch of {} within {}; its messages count as uncertain until it"
+            + " does",
+        batch.size(),
+        budget);
+    return results;
   }
 
   private static List<PublishResult> normalize(
@@ -143,18 +194,23 @@ final class PublishCall implements AutoCloseable {
   }
 
   /**
-   * A worker stuck in a publisher that ignores interrupts is left behind; the next call gets a new
-   * one.
+   * Leaves the worker to the call it runs; the next call gets a new one.
+   *
+   * @param interrupt whether to interrupt that call
    */
-  private void abandonWorker() {
+  private void abandonWorker(boolean interrupt) {
     if (worker != null) {
-      worker.shutdownNow();
+      if (interrupt) {
+        worker.shutdownNow();
+      } else {
+        worker.shutdown();
+      }
       worker = null;
     }
   }
 
   @Override
   public synchronized void close() {
-    abandonWorker();
+    abandonWorker(true);
   }
 }
