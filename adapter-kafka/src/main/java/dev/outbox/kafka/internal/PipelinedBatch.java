@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +38,7 @@ public final class PipelinedBatch {
   private final String[] topics;
   private final PublishException[] failures;
   private final List<Future<RecordMetadata>> acks;
+  private final List<CompletableFuture<PublishResult>> finals;
 
   /**
    * Prepares a batch.
@@ -65,6 +67,7 @@ public final class PipelinedBatch {
     this.topics = new String[messages.size()];
     this.failures = new PublishException[messages.size()];
     this.acks = new ArrayList<>(messages.size());
+    this.finals = new ArrayList<>(java.util.Collections.nCopies(messages.size(), null));
   }
 
   /**
@@ -132,8 +135,21 @@ public final class PipelinedBatch {
   private Future<RecordMetadata> sendOne(int index, Map<String, Throwable> missing) {
     OutboxMessage message = messages.get(index);
     Future<RecordMetadata> ack = null;
+    // The producer's callback always comes, within delivery.timeout.ms: it is the final outcome
+    // of a send the batch's deadline did not see end.
+    CompletableFuture<PublishResult> outcome = new CompletableFuture<>();
+    String topic = topics[index];
+    finals.set(index, outcome);
     try {
-      ack = producer.send(RecordMapper.toRecord(message, topics[index]));
+      ack =
+          producer.send(
+              RecordMapper.toRecord(message, topic),
+              (metadata, error) ->
+                  outcome.complete(
+                      error == null
+                          ? PublishResult.published(message.id(), topic)
+                          : PublishResult.failed(
+                              message.id(), KafkaFailures.classify(message.id(), topic, error))));
       failures[index] = refusedAtOnce(message, topics[index], ack);
     } catch (RuntimeException e) {
       failures[index] = KafkaFailures.classify(message.id(), topics[index], e);
@@ -185,13 +201,8 @@ public final class PipelinedBatch {
       return PublishResult.failed(
           message.id(), KafkaFailures.classify(message.id(), topics[index], e.getCause()));
     } catch (java.util.concurrent.TimeoutException e) {
-      return PublishResult.failed(
-          message.id(),
-          PublishException.retryable(
-              message.id(),
-              topics[index],
-              "Kafka did not acknowledge within the publish timeout of " + timeout,
-              e));
+      // Still in the producer: it may yet land. The processor waits for the callback.
+      return PublishResult.uncertain(message.id(), topics[index], timeout, finals.get(index));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return PublishResult.failed(
