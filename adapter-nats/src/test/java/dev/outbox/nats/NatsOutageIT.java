@@ -96,16 +96,25 @@ class NatsOutageIT {
   }
 
   @Test
-  void frozenServerFailsPublishRetryablyWithinTheTimeoutAndRecovers() throws Exception {
+  void sendsToAFrozenServerAreUncertainWithinTheTimeoutGetAFinalOutcomeAndItRecovers()
+      throws Exception {
     try (NatsEventPublisher publisher = NatsEventPublisher.connect(options())) {
       server.freeze();
       List<PublishResult> frozen = timedPublish(publisher);
       server.thaw();
 
+      // Sent but not acknowledged: they may still be stored, so they are not plain failures.
       assertThat(frozen)
           .allSatisfy(NatsOutageIT::assertRetryableFailure)
-          .allSatisfy(
-              r -> assertThat(r.failure().getMessage()).contains("no JetStream acknowledgement"));
+          .allSatisfy(r -> assertThat(r.isUncertain()).isTrue());
+      for (PublishResult result : frozen) {
+        PublishResult last =
+            result
+                .finalOutcome()
+                .toCompletableFuture()
+                .get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(last.isUncertain()).as("the final outcome is final").isFalse();
+      }
       await()
           .atMost(Duration.ofSeconds(20))
           .until(() -> publisher.publish(batch(), PUBLISH_TIMEOUT).get(0).isPublished());

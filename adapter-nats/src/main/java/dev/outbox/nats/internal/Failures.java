@@ -3,7 +3,6 @@ package dev.outbox.nats.internal;
 import dev.outbox.OutboxMessage;
 import dev.outbox.PublishException;
 import io.nats.client.JetStreamApiException;
-import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -26,22 +25,6 @@ public final class Failures {
       OutboxMessage message, String subject, Exception cause) {
     return PublishException.permanent(
         message.id(), subject, "NATS cannot send this message: " + cause.getMessage(), cause);
-  }
-
-  /**
-   * No acknowledgement arrived in time.
-   *
-   * @param message the message
-   * @param subject its subject
-   * @param timeout the publish timeout
-   * @return a retryable failure
-   */
-  public static PublishException noAck(OutboxMessage message, String subject, Duration timeout) {
-    return PublishException.retryable(
-        message.id(),
-        subject,
-        "no JetStream acknowledgement within " + timeout + " (NATS unreachable or slow)",
-        null);
   }
 
   /**

@@ -60,13 +60,51 @@ public final class JetStreamBatch {
     }
     List<PublishResult> results = new ArrayList<>(messages.size());
     for (Pending p : pending) {
-      PublishException failure = p.failure != null ? p.failure : await(p, timeout, deadline);
-      results.add(
-          failure == null
-              ? PublishResult.published(p.message.id())
-              : PublishResult.failed(p.message.id(), failure));
+      results.add(result(p, timeout, deadline));
     }
     return results;
+  }
+
+  private PublishResult result(Pending p, Duration timeout, long deadline) {
+    if (p.failure != null) {
+      return PublishResult.failed(p.message.id(), p.failure);
+    }
+    try {
+      long remaining = Math.max(0, deadline - System.nanoTime());
+      return settled(p, p.ack.get(remaining, TimeUnit.NANOSECONDS), null);
+    } catch (TimeoutException e) {
+      // Sent, not yet acknowledged: it may still be stored. The ack (or its failure, which the
+      // client reports at its request timeout) is the final outcome.
+      return PublishResult.uncertain(
+          p.message.id(), p.subject, timeout, p.ack.handle((ack, error) -> settled(p, ack, error)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      p.ack.cancel(true);
+      return PublishResult.failed(
+          p.message.id(), PublishException.retryable(p.message.id(), p.subject, "interrupted", e));
+    } catch (ExecutionException | RuntimeException e) {
+      return settled(p, null, e);
+    }
+  }
+
+  /** The final result of an acknowledgement, or of its failure. */
+  private PublishResult settled(Pending p, PublishAck ack, Throwable error) {
+    if (error != null) {
+      if (Failures.isNoResponders(error)) {
+        onNoStream.run();
+      }
+      return PublishResult.failed(p.message.id(), Failures.ackFailed(p.message, p.subject, error));
+    }
+    if (ack == null || ack.getStream() == null) {
+      return PublishResult.failed(
+          p.message.id(),
+          PublishException.retryable(
+              p.message.id(),
+              p.subject,
+              "JetStream answered without a stream acknowledgement",
+              null));
+    }
+    return PublishResult.published(p.message.id());
   }
 
   private Pending send(JetStream jetStream, OutboxMessage message) {
@@ -89,31 +127,6 @@ public final class JetStreamBatch {
           PublishException.retryable(
               message.id(), subject, "NATS did not take the message: " + e.getMessage(), e);
       return new Pending(message, subject, null, failure);
-    }
-  }
-
-  private PublishException await(Pending p, Duration timeout, long deadline) {
-    try {
-      long remaining = Math.max(0, deadline - System.nanoTime());
-      PublishAck ack = p.ack.get(remaining, TimeUnit.NANOSECONDS);
-      if (ack == null || ack.getStream() == null) {
-        return PublishException.retryable(
-            p.message.id(), p.subject, "JetStream answered without a stream acknowledgement", null);
-      }
-      return null;
-    } catch (TimeoutException e) {
-      p.ack.cancel(true);
-      return Failures.noAck(p.message, p.subject, timeout);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      p.ack.cancel(true);
-      return PublishException.retryable(p.message.id(), p.subject, "interrupted", e);
-    } catch (ExecutionException | RuntimeException e) {
-      PublishException failure = Failures.ackFailed(p.message, p.subject, e);
-      if (Failures.isNoResponders(e)) {
-        onNoStream.run();
-      }
-      return failure;
     }
   }
 }
