@@ -188,10 +188,10 @@ public enum Database {
   }
 
   /**
-   * Prepares a transaction of the processor for its short queries. On PostgreSQL it turns JIT
-   * compilation off for the transaction: the claim's plan has a high estimated cost (a subquery per
-   * scanned row), so PostgreSQL compiled it every time, about 450 ms, for a query that runs in 3
-   * ms. Needs PostgreSQL 11 or newer.
+   * Prepares a transaction for a query whose estimated cost is far above what it does (the stats'
+   * sum over the pending heads): on PostgreSQL it turns JIT compilation off for the transaction,
+   * which would otherwise compile such a query every time (measured in version 1: about 450 ms for
+   * a query that runs in 3 ms). Needs PostgreSQL 11 or newer.
    */
   void prepareShortQueries(Connection connection) throws SQLException {
     if (this == POSTGRESQL) {

@@ -33,6 +33,7 @@ final class HeadClaim {
   record Held(Lease lease, long deliveredSeq, int attempts) {}
 
   private final Database database;
+  private final PostgresHeadStatements postgres;
   private final MessageRows rows;
   private final String messages;
   private final String lockAndLease;
@@ -41,6 +42,7 @@ final class HeadClaim {
 
   HeadClaim(Database database, OutboxOptions options) {
     this.database = database;
+    this.postgres = database == Database.POSTGRESQL ? new PostgresHeadStatements(options) : null;
     this.rows = new MessageRows(database);
     this.messages = options.outboxTable();
     String heads = options.headTable();
@@ -143,6 +145,37 @@ final class HeadClaim {
       return List.of();
     }
     int each = Math.max(1, limit / heads.size());
+    Map<String, List<OutboxMessage>> byHead = new HashMap<>();
+    Map<String, Held> byKey = new HashMap<>();
+    heads.forEach(head -> byKey.put(key(head.lease()), head));
+    try (PreparedStatement statement = readStatement(connection, heads, each);
+        ResultSet result = statement.executeQuery()) {
+      while (result.next()) {
+        String key =
+            HeadUpsert.key(result.getString("aggregate_type"), result.getString("aggregate_id"));
+        Held head = byKey.get(key);
+        long seq = result.getLong("seq");
+        byHead
+            .computeIfAbsent(key, k -> new ArrayList<>())
+            .add(rows.read(result, seq == head.deliveredSeq() + 1 ? head.attempts() : 0));
+      }
+    }
+    List<LeasedHead> leased = new ArrayList<>(heads.size());
+    for (Held head : heads) {
+      List<OutboxMessage> found = byHead.get(key(head.lease()));
+      if (found != null) {
+        leased.add(new LeasedHead(head.lease(), found));
+      }
+    }
+    return leased;
+  }
+
+  /** One range of seqs per head: on PostgreSQL a join on arrays, elsewhere one condition each. */
+  private PreparedStatement readStatement(Connection connection, List<Held> heads, int each)
+      throws SQLException {
+    if (postgres != null) {
+      return postgres.read(connection, heads, each);
+    }
     String sql =
         "SELECT "
             + MessageRows.COLUMNS
@@ -155,37 +188,15 @@ final class HeadClaim {
                     heads.size(),
                     "(aggregate_type = ? AND aggregate_id = ? AND seq > ? AND seq <= ?)"))
             + " ORDER BY seq";
-    Map<String, List<OutboxMessage>> byHead = new HashMap<>();
-    Map<String, Held> byKey = new HashMap<>();
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      int index = 1;
-      for (Held head : heads) {
-        byKey.put(key(head.lease()), head);
-        statement.setString(index++, head.lease().aggregateType());
-        statement.setString(index++, head.lease().aggregateId());
-        statement.setLong(index++, head.deliveredSeq());
-        statement.setLong(index++, head.deliveredSeq() + each);
-      }
-      try (ResultSet result = statement.executeQuery()) {
-        while (result.next()) {
-          String key =
-              HeadUpsert.key(result.getString("aggregate_type"), result.getString("aggregate_id"));
-          Held head = byKey.get(key);
-          long seq = result.getLong("seq");
-          byHead
-              .computeIfAbsent(key, k -> new ArrayList<>())
-              .add(rows.read(result, seq == head.deliveredSeq() + 1 ? head.attempts() : 0));
-        }
-      }
-    }
-    List<LeasedHead> leased = new ArrayList<>(heads.size());
+    PreparedStatement statement = connection.prepareStatement(sql);
+    int index = 1;
     for (Held head : heads) {
-      List<OutboxMessage> found = byHead.get(key(head.lease()));
-      if (found != null) {
-        leased.add(new LeasedHead(head.lease(), found));
-      }
+      statement.setString(index++, head.lease().aggregateType());
+      statement.setString(index++, head.lease().aggregateId());
+      statement.setLong(index++, head.deliveredSeq());
+      statement.setLong(index++, head.deliveredSeq() + each);
     }
-    return leased;
+    return statement;
   }
 
   private static String key(Lease lease) {

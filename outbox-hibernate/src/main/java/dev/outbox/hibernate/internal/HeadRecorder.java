@@ -28,6 +28,7 @@ import java.util.List;
 final class HeadRecorder {
 
   private final Database database;
+  private final PostgresHeadStatements postgres;
   private final String update;
   private final String copyToDeadLetters;
   private final String deleteMessage;
@@ -36,6 +37,7 @@ final class HeadRecorder {
 
   HeadRecorder(Database database, OutboxOptions options) {
     this.database = database;
+    this.postgres = database == Database.POSTGRESQL ? new PostgresHeadStatements(options) : null;
     String heads = options.headTable();
     String mine = " WHERE aggregate_type = ? AND aggregate_id = ? AND lease_token = ?";
     String keep = "? AND write_seq > GREATEST(delivered_seq, ?)";
@@ -93,16 +95,6 @@ final class HeadRecorder {
             + " WHERE claimed_by = ? AND (";
   }
 
-  /** What one outcome asks of its head, in the terms of the one update statement. */
-  private record Change(
-      Lease lease,
-      long deliveredSeq,
-      boolean keep,
-      Duration retryAfter,
-      Integer attempts,
-      String error,
-      boolean held) {}
-
   /**
    * Records the outcomes.
    *
@@ -123,40 +115,47 @@ final class HeadRecorder {
         Comparator.comparing((HeadOutcome o) -> o.lease().aggregateType())
             .thenComparing(o -> o.lease().aggregateId()));
     List<Lease> delivering = new ArrayList<>();
-    List<Change> changes = new ArrayList<>(sorted.size());
+    List<HeadChange> changes = new ArrayList<>(sorted.size());
     boolean keep = continueFor != null;
     for (HeadOutcome outcome : sorted) {
       Lease lease = outcome.lease();
       if (outcome instanceof HeadOutcome.Delivered d) {
-        changes.add(new Change(lease, d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
+        changes.add(
+            new HeadChange(lease, d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
         delivering.add(lease);
       } else if (outcome instanceof HeadOutcome.Released r) {
-        changes.add(new Change(lease, r.deliveredSeq(), false, Duration.ZERO, null, null, false));
+        changes.add(
+            new HeadChange(lease, r.deliveredSeq(), false, Duration.ZERO, null, null, false));
       } else if (outcome instanceof HeadOutcome.Retry r) {
         changes.add(
-            new Change(
+            new HeadChange(
                 lease, r.deliveredSeq(), false, r.retryAfter(), r.attempts(), r.error(), false));
       } else if (outcome instanceof HeadOutcome.DeadLettered d
           && copyToDeadLetters(connection, d)) { // not copied: the lease was taken over
         if (d.hold()) {
           changes.add(
-              new Change(
+              new HeadChange(
                   lease, d.deliveredSeq(), false, Duration.ZERO, d.attempts(), d.error(), true));
         } else {
           deleteMessage(connection, d);
-          changes.add(new Change(lease, d.seq(), keep, Duration.ZERO, null, null, false));
+          changes.add(new HeadChange(lease, d.seq(), keep, Duration.ZERO, null, null, false));
           delivering.add(lease);
         }
       }
     }
-    if (!changes.isEmpty()) {
-      try (PreparedStatement statement = connection.prepareStatement(update)) {
-        for (Change change : changes) {
-          bind(statement, change, continueFor);
-          statement.addBatch();
-        }
-        statement.executeBatch();
+    if (changes.isEmpty()) {
+      return List.of();
+    }
+    if (postgres != null) {
+      List<HeadClaim.Held> kept = postgres.update(connection, changes, continueFor);
+      return continueFor == null ? List.of() : kept;
+    }
+    try (PreparedStatement statement = connection.prepareStatement(update)) {
+      for (HeadChange change : changes) {
+        bind(statement, change, continueFor);
+        statement.addBatch();
       }
+      statement.executeBatch();
     }
     return continueFor == null ? List.of() : kept(connection, instanceId, delivering);
   }
@@ -184,7 +183,7 @@ final class HeadRecorder {
     return lost;
   }
 
-  private void bind(PreparedStatement statement, Change change, Duration continueFor)
+  private void bind(PreparedStatement statement, HeadChange change, Duration continueFor)
       throws SQLException {
     int index = 1;
     for (int twice = 0; twice < 2; twice++) {

@@ -125,7 +125,6 @@ public final class JdbcOutboxStore implements OutboxStore {
         jdbc.inTransaction(
             outcomes.isEmpty() ? "claim heads" : "record a batch and read on",
             connection -> {
-              database.prepareShortQueries(connection);
               List<HeadClaim.Held> held = new ArrayList<>();
               if (!outcomes.isEmpty()) {
                 held.addAll(

@@ -1,0 +1,158 @@
+package dev.outbox.hibernate.internal;
+
+import dev.outbox.OutboxOptions;
+import dev.outbox.spi.Lease;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * PostgreSQL: the record of a whole batch of heads as one {@code UPDATE ... FROM unnest(...)}
+ * statement whose {@code RETURNING} names the heads that stay leased, and the read of the heads'
+ * next messages as one join on {@code unnest(...)}: one round trip each, whatever the batch size,
+ * and one prepared statement for every size.
+ */
+final class PostgresHeadStatements {
+
+  private final String update;
+  private final String read;
+
+  PostgresHeadStatements(OutboxOptions options) {
+    String keep = "o.keep AND h.write_seq > GREATEST(h.delivered_seq, o.d)";
+    String moved = "o.d > h.delivered_seq";
+    this.update =
+        "UPDATE "
+            + options.headTable()
+            + " h SET claimed_by = CASE WHEN "
+            + keep
+            + " THEN h.claimed_by ELSE NULL END,"
+            + " available_at = statement_timestamp() + make_interval(secs => CASE WHEN "
+            + keep
+            + " THEN ?::float8 ELSE o.after END),"
+            + " attempts = CASE WHEN o.failed THEN o.attempts WHEN "
+            + moved
+            + " THEN 0 ELSE h.attempts END,"
+            + " last_error = CASE WHEN o.failed THEN o.error WHEN "
+            + moved
+            + " THEN NULL ELSE h.last_error END,"
+            + " held = o.held, delivered_seq = GREATEST(h.delivered_seq, o.d)"
+            + " FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::bigint[], ?::boolean[],"
+            + " ?::float8[], ?::boolean[], ?::int4[], ?::text[], ?::boolean[])"
+            + " AS o(t, i, token, d, keep, after, failed, attempts, error, held)"
+            + " WHERE h.aggregate_type = o.t AND h.aggregate_id = o.i AND h.lease_token = o.token"
+            + " RETURNING h.aggregate_type, h.aggregate_id, h.lease_token, h.delivered_seq,"
+            + " h.attempts, h.claimed_by";
+    this.read =
+        "SELECT "
+            + prefixed(MessageRows.COLUMNS)
+            + " FROM unnest(?::varchar[], ?::varchar[], ?::bigint[]) AS r(t, i, d) JOIN "
+            + options.outboxTable()
+            + " m ON m.aggregate_type = r.t AND m.aggregate_id = r.i AND m.seq > r.d"
+            + " AND m.seq <= r.d + ? ORDER BY m.seq";
+  }
+
+  private static String prefixed(String columns) {
+    return "m." + columns.replace(", ", ", m.");
+  }
+
+  /**
+   * Applies the changes, in the order given (sorted by key: the order writers lock heads in).
+   *
+   * @param continueFor how long a kept head's lease lasts from now
+   * @return the heads that stay leased to their holder
+   */
+  List<HeadClaim.Held> update(Connection connection, List<HeadChange> changes, Duration continueFor)
+      throws SQLException {
+    int n = changes.size();
+    String[] types = new String[n];
+    String[] ids = new String[n];
+    Long[] tokens = new Long[n];
+    Long[] delivered = new Long[n];
+    Boolean[] keep = new Boolean[n];
+    Double[] after = new Double[n];
+    Boolean[] failed = new Boolean[n];
+    Integer[] attempts = new Integer[n];
+    String[] errors = new String[n];
+    Boolean[] held = new Boolean[n];
+    for (int k = 0; k < n; k++) {
+      HeadChange change = changes.get(k);
+      types[k] = change.lease().aggregateType();
+      ids[k] = change.lease().aggregateId();
+      tokens[k] = change.lease().token();
+      delivered[k] = change.deliveredSeq();
+      keep[k] = change.keep();
+      after[k] = seconds(change.retryAfter());
+      failed[k] = change.attempts() != null;
+      attempts[k] = change.attempts() == null ? 0 : change.attempts();
+      errors[k] = HeadRecorder.storable(change.error());
+      held[k] = change.held();
+    }
+    List<HeadClaim.Held> kept = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(update)) {
+      statement.setDouble(1, seconds(continueFor == null ? Duration.ZERO : continueFor));
+      statement.setArray(2, connection.createArrayOf("varchar", types));
+      statement.setArray(3, connection.createArrayOf("varchar", ids));
+      statement.setArray(4, connection.createArrayOf("bigint", tokens));
+      statement.setArray(5, connection.createArrayOf("bigint", delivered));
+      statement.setArray(6, connection.createArrayOf("boolean", keep));
+      statement.setArray(7, connection.createArrayOf("float8", after));
+      statement.setArray(8, connection.createArrayOf("boolean", failed));
+      statement.setArray(9, connection.createArrayOf("int4", attempts));
+      statement.setArray(10, connection.createArrayOf("text", errors));
+      statement.setArray(11, connection.createArrayOf("boolean", held));
+      try (ResultSet result = statement.executeQuery()) {
+        while (result.next()) {
+          if (result.getString("claimed_by") != null) {
+            kept.add(
+                new HeadClaim.Held(
+                    new Lease(
+                        result.getString("aggregate_type"),
+                        result.getString("aggregate_id"),
+                        result.getLong("lease_token")),
+                    result.getLong("delivered_seq"),
+                    result.getInt("attempts")));
+          }
+        }
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * Reads up to {@code each} messages after the cursor of every head, in seq order.
+   *
+   * @return the statement's result, read by the caller
+   */
+  PreparedStatement read(Connection connection, List<HeadClaim.Held> heads, int each)
+      throws SQLException {
+    int n = heads.size();
+    String[] types = new String[n];
+    String[] ids = new String[n];
+    Long[] delivered = new Long[n];
+    for (int k = 0; k < n; k++) {
+      HeadClaim.Held head = heads.get(k);
+      types[k] = head.lease().aggregateType();
+      ids[k] = head.lease().aggregateId();
+      delivered[k] = head.deliveredSeq();
+    }
+    PreparedStatement statement = connection.prepareStatement(read);
+    try {
+      statement.setArray(1, connection.createArrayOf("varchar", types));
+      statement.setArray(2, connection.createArrayOf("varchar", ids));
+      statement.setArray(3, connection.createArrayOf("bigint", delivered));
+      statement.setInt(4, each);
+      return statement;
+    } catch (SQLException | RuntimeException e) {
+      statement.close();
+      throw e;
+    }
+  }
+
+  private static double seconds(Duration duration) {
+    return duration.toNanos() / 1e9;
+  }
+}
