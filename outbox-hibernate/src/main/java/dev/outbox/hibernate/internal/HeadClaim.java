@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,7 +37,6 @@ final class HeadClaim {
   private final PostgresHeadStatements postgres;
   private final MessageRows rows;
   private final String messages;
-  private final String lockAndLease;
   private final String lock;
   private final String lease;
 
@@ -46,23 +46,6 @@ final class HeadClaim {
     this.rows = new MessageRows(database);
     this.messages = options.outboxTable();
     String heads = options.headTable();
-    String due =
-        "SELECT aggregate_type, aggregate_id FROM "
-            + heads
-            + " WHERE due_at <= "
-            + database.now()
-            + " ORDER BY due_at LIMIT ?";
-    // ARRAY(...) locks the due heads once, then updates them by their row address; a join on the
-    // key would be planned as a hash join over the whole head table.
-    this.lockAndLease =
-        "UPDATE "
-            + heads
-            + " SET lease_token = lease_token + 1, claimed_by = ?, available_at = "
-            + database.nowPlus()
-            + " WHERE ctid = ANY(ARRAY("
-            + due.replace("SELECT aggregate_type, aggregate_id FROM", "SELECT ctid FROM")
-            + " FOR NO KEY UPDATE SKIP LOCKED))"
-            + " RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts";
     this.lock =
         "SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts FROM "
             + heads
@@ -77,30 +60,26 @@ final class HeadClaim {
             + " WHERE aggregate_type = ? AND aggregate_id = ?";
   }
 
-  /** The PostgreSQL claim statement, for query plans: instance, lease seconds, limit. */
+  /**
+   * The PostgreSQL claim-and-read statement, for query plans: instance, lease seconds, heads, the
+   * five arrays of the heads already held, limit.
+   */
   String claimSql() {
-    return lockAndLease;
+    return postgres.claimAndReadSql();
   }
 
   /**
-   * Leases up to {@code limit} due heads to {@code instanceId}.
+   * Leases up to {@code limit} due heads to {@code instanceId}: a locking read of the due index
+   * range, then the grants (MariaDB and H2; PostgreSQL claims in {@link #claimAndRead}).
    *
    * @return the heads, each with its new token
    */
   List<Held> claim(Connection connection, String instanceId, int limit, Duration leaseFor)
       throws SQLException {
-    if (database == Database.POSTGRESQL) {
-      try (PreparedStatement statement = connection.prepareStatement(lockAndLease)) {
-        statement.setString(1, instanceId);
-        database.bindDuration(statement, 2, leaseFor);
-        statement.setInt(3, limit);
-        return held(statement, 0);
-      }
-    }
     List<Held> locked;
     try (PreparedStatement statement = connection.prepareStatement(lock)) {
       statement.setInt(1, limit);
-      locked = held(statement, 1);
+      locked = held(statement);
     }
     if (!locked.isEmpty()) {
       try (PreparedStatement statement = connection.prepareStatement(lease)) {
@@ -117,8 +96,8 @@ final class HeadClaim {
     return locked;
   }
 
-  /** Reads the heads a statement returns; {@code tokenStep} is added to the token read. */
-  private static List<Held> held(PreparedStatement statement, int tokenStep) throws SQLException {
+  /** Reads the heads the locking read returns, with the token their grant is about to stamp. */
+  private static List<Held> held(PreparedStatement statement) throws SQLException {
     List<Held> heads = new ArrayList<>();
     try (ResultSet result = statement.executeQuery()) {
       while (result.next()) {
@@ -127,12 +106,58 @@ final class HeadClaim {
                 new Lease(
                     result.getString("aggregate_type"),
                     result.getString("aggregate_id"),
-                    result.getLong("lease_token") + tokenStep),
+                    result.getLong("lease_token") + 1),
                 result.getLong("delivered_seq"),
                 result.getInt("attempts")));
       }
     }
     return heads;
+  }
+
+  /**
+   * Claims up to {@code heads} due heads and reads the next messages of those and of {@code held},
+   * {@code limit} shared among them: on PostgreSQL in one statement, elsewhere a claim and a read.
+   *
+   * @return the heads with their messages; a head with none is left out
+   */
+  List<LeasedHead> claimAndRead(
+      Connection connection,
+      String instanceId,
+      int heads,
+      Duration leaseFor,
+      List<Held> held,
+      int limit)
+      throws SQLException {
+    if (postgres == null) {
+      List<Held> all = new ArrayList<>(held);
+      if (heads > 0) {
+        all.addAll(claim(connection, instanceId, heads, leaseFor));
+      }
+      return read(connection, all, limit);
+    }
+    Map<String, Lease> leases = new LinkedHashMap<>();
+    Map<String, List<OutboxMessage>> byHead = new HashMap<>();
+    try (PreparedStatement statement =
+            postgres.claimAndRead(connection, instanceId, heads, leaseFor, held, limit);
+        ResultSet result = statement.executeQuery()) {
+      while (result.next()) {
+        String type = result.getString("aggregate_type");
+        String id = result.getString("aggregate_id");
+        String key = HeadUpsert.key(type, id);
+        long token = result.getLong("head_token");
+        leases.computeIfAbsent(key, k -> new Lease(type, id, token));
+        long seq = result.getLong("seq");
+        byHead
+            .computeIfAbsent(key, k -> new ArrayList<>())
+            .add(
+                rows.read(
+                    result,
+                    seq == result.getLong("head_cursor") + 1 ? result.getInt("head_attempts") : 0));
+      }
+    }
+    List<LeasedHead> leased = new ArrayList<>(leases.size());
+    leases.forEach((key, lease) -> leased.add(new LeasedHead(lease, byHead.get(key))));
+    return leased;
   }
 
   /**

@@ -14,7 +14,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
@@ -125,23 +124,17 @@ public final class JdbcOutboxStore implements OutboxStore {
         jdbc.inTransaction(
             outcomes.isEmpty() ? "claim heads" : "record a batch and read on",
             connection -> {
-              List<HeadClaim.Held> held = new ArrayList<>();
-              if (!outcomes.isEmpty()) {
-                held.addAll(
-                    recorder.record(connection, request.instanceId(), outcomes, request.lease()));
+              List<HeadClaim.Held> held =
+                  outcomes.isEmpty()
+                      ? List.of()
+                      : recorder.record(
+                          connection, request.instanceId(), outcomes, request.lease());
+              int free = request.newHeads() ? Math.max(0, request.limit() - held.size()) : 0;
+              if (held.isEmpty() && free == 0) {
+                return List.of();
               }
-              int free = request.limit() - held.size();
-              if (request.newHeads() && free > 0) {
-                held.addAll(claims.claim(connection, request.instanceId(), free, request.lease()));
-              }
-              List<LeasedHead> read = claims.read(connection, held, request.limit());
-              if (read.size() < held.size()) {
-                LOG.warn(
-                    "{} leased heads had no message behind their cursor; they are claimed again"
-                        + " once their lease runs out",
-                    held.size() - read.size());
-              }
-              return read;
+              return claims.claimAndRead(
+                  connection, request.instanceId(), free, request.lease(), held, request.limit());
             });
     int changed = outcomes.size() + leased.size();
     if (!vacuum.changed(changed) && leased.isEmpty()) {

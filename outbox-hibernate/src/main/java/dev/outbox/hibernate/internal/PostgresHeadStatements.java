@@ -20,6 +20,7 @@ final class PostgresHeadStatements {
 
   private final String update;
   private final String read;
+  private final String claimAndRead;
 
   PostgresHeadStatements(OutboxOptions options) {
     String keep = "o.keep AND h.write_seq > GREATEST(h.delivered_seq, o.d)";
@@ -53,6 +54,88 @@ final class PostgresHeadStatements {
             + options.outboxTable()
             + " m ON m.aggregate_type = r.t AND m.aggregate_id = r.i AND m.seq > r.d"
             + " AND m.seq <= r.d + ? ORDER BY m.seq";
+    this.claimAndRead = claimAndReadSql(options);
+  }
+
+  /** The claim and the read of every held head's next messages, one statement. */
+  String claimAndReadSql() {
+    return claimAndRead;
+  }
+
+  /**
+   * The due heads are locked once by row address ({@code ARRAY(SELECT ctid ... SKIP LOCKED)}): a
+   * join on the key would be planned as a hash join over the whole head table. The heads already
+   * held join the claimed ones, and each reads its share of the limit behind its cursor.
+   */
+  private static String claimAndReadSql(OutboxOptions options) {
+    String heads = options.headTable();
+    return "WITH c AS (UPDATE "
+        + heads
+        + " SET lease_token = lease_token + 1, claimed_by = ?,"
+        + " available_at = statement_timestamp() + make_interval(secs => ?::float8)"
+        + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM "
+        + heads
+        + " WHERE due_at <= statement_timestamp() ORDER BY due_at LIMIT ?"
+        + " FOR NO KEY UPDATE SKIP LOCKED))"
+        + " RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts),"
+        + " r AS (SELECT * FROM c UNION ALL SELECT * FROM unnest(?::varchar[], ?::varchar[],"
+        + " ?::bigint[], ?::bigint[], ?::int4[])"
+        + " AS k(aggregate_type, aggregate_id, lease_token, delivered_seq, attempts)),"
+        + " n AS (SELECT GREATEST(1, ?::int / NULLIF(count(*), 0)) AS each FROM r)"
+        + " SELECT r.lease_token AS head_token, r.delivered_seq AS head_cursor,"
+        + " r.attempts AS head_attempts, "
+        + prefixed(MessageRows.COLUMNS)
+        + " FROM r CROSS JOIN n JOIN "
+        + options.outboxTable()
+        + " m ON m.aggregate_type = r.aggregate_type AND m.aggregate_id = r.aggregate_id"
+        + " AND m.seq > r.delivered_seq AND m.seq <= r.delivered_seq + n.each ORDER BY m.seq";
+  }
+
+  /**
+   * Claims up to {@code heads} due heads for {@code instanceId} and reads the next messages of
+   * those and of the heads already held, {@code limit} shared among all of them, in one statement.
+   *
+   * @return the statement, its result read by the caller: per message row, the head's token ({@code
+   *     head_token}), cursor ({@code head_cursor}) and attempts ({@code head_attempts})
+   */
+  PreparedStatement claimAndRead(
+      Connection connection,
+      String instanceId,
+      int heads,
+      Duration lease,
+      List<HeadClaim.Held> held,
+      int limit)
+      throws SQLException {
+    int n = held.size();
+    String[] types = new String[n];
+    String[] ids = new String[n];
+    Long[] tokens = new Long[n];
+    Long[] cursors = new Long[n];
+    Integer[] attempts = new Integer[n];
+    for (int k = 0; k < n; k++) {
+      HeadClaim.Held head = held.get(k);
+      types[k] = head.lease().aggregateType();
+      ids[k] = head.lease().aggregateId();
+      tokens[k] = head.lease().token();
+      cursors[k] = head.deliveredSeq();
+      attempts[k] = head.attempts();
+    }
+    PreparedStatement statement = connection.prepareStatement(claimAndRead);
+    try {
+      statement.setString(1, instanceId);
+      statement.setDouble(2, seconds(lease));
+      statement.setInt(3, heads);
+      statement.setArray(4, connection.createArrayOf("varchar", types));
+      statement.setArray(5, connection.createArrayOf("varchar", ids));
+      statement.setArray(6, connection.createArrayOf("bigint", tokens));
+      statement.setArray(7, connection.createArrayOf("bigint", cursors));
+      statement.setArray(8, connection.createArrayOf("int4", attempts));
+      statement.setInt(9, limit);
+      return statement;
+    } catch (SQLException | RuntimeException e) {
+      statement.close();
+      throw e;
+    }
   }
 
   private static String prefixed(String columns) {
