@@ -135,28 +135,72 @@ final class HeadClaim {
       }
       return read(connection, all, limit);
     }
+    return leasedHeads(
+        connection,
+        postgres.claimAndRead(connection, instanceId, heads, leaseFor, held, limit),
+        limit);
+  }
+
+  /**
+   * PostgreSQL: records the changes, claims new heads for what the kept ones leave of {@code
+   * limit}, and reads the next messages of every head held, in one statement.
+   *
+   * @return the heads with their messages; a head with none is left out
+   */
+  List<LeasedHead> recordClaimAndRead(
+      Connection connection,
+      List<HeadChange> changes,
+      Duration continueFor,
+      String instanceId,
+      int heads,
+      Duration leaseFor,
+      int limit)
+      throws SQLException {
+    return leasedHeads(
+        connection,
+        postgres.recordClaimAndRead(
+            connection, changes, continueFor, instanceId, heads, leaseFor, limit),
+        limit);
+  }
+
+  /**
+   * Runs a statement of {@link PostgresHeadStatements} that reads heads' messages; heads it held
+   * but showed no message of are read again by a statement of their own, which sees what committed
+   * meanwhile.
+   */
+  private List<LeasedHead> leasedHeads(Connection connection, PreparedStatement read, int limit)
+      throws SQLException {
     Map<String, Lease> leases = new LinkedHashMap<>();
     Map<String, List<OutboxMessage>> byHead = new HashMap<>();
-    try (PreparedStatement statement =
-            postgres.claimAndRead(connection, instanceId, heads, leaseFor, held, limit);
+    List<Held> unseen = new ArrayList<>();
+    try (PreparedStatement statement = read;
         ResultSet result = statement.executeQuery()) {
       while (result.next()) {
-        String type = result.getString("aggregate_type");
-        String id = result.getString("aggregate_id");
-        String key = HeadUpsert.key(type, id);
-        long token = result.getLong("head_token");
-        leases.computeIfAbsent(key, k -> new Lease(type, id, token));
+        Lease lease =
+            new Lease(
+                result.getString("head_type"),
+                result.getString("head_id"),
+                result.getLong("head_token"));
+        long cursor = result.getLong("head_cursor");
+        int attempts = result.getInt("head_attempts");
+        if (result.getObject("id") == null) {
+          unseen.add(new Held(lease, cursor, attempts));
+          continue;
+        }
+        String key = key(lease);
+        leases.putIfAbsent(key, lease);
         long seq = result.getLong("seq");
         byHead
             .computeIfAbsent(key, k -> new ArrayList<>())
-            .add(
-                rows.read(
-                    result,
-                    seq == result.getLong("head_cursor") + 1 ? result.getInt("head_attempts") : 0));
+            .add(rows.read(result, seq == cursor + 1 ? attempts : 0));
       }
     }
-    List<LeasedHead> leased = new ArrayList<>(leases.size());
+    List<LeasedHead> leased = new ArrayList<>(leases.size() + unseen.size());
     leases.forEach((key, lease) -> leased.add(new LeasedHead(lease, byHead.get(key))));
+    if (!unseen.isEmpty()) {
+      int each = Math.max(1, limit / (leases.size() + unseen.size()));
+      leased.addAll(read(connection, unseen, each * unseen.size()));
+    }
     return leased;
   }
 

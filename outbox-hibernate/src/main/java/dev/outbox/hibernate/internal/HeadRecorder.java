@@ -109,40 +109,8 @@ final class HeadRecorder {
       Collection<? extends HeadOutcome> outcomes,
       Duration continueFor)
       throws SQLException {
-    List<HeadOutcome> sorted = new ArrayList<>(outcomes);
-    // One lock order for every transaction that locks several heads: no deadlock among them.
-    sorted.sort(
-        Comparator.comparing((HeadOutcome o) -> o.lease().aggregateType())
-            .thenComparing(o -> o.lease().aggregateId()));
     List<Lease> delivering = new ArrayList<>();
-    List<HeadChange> changes = new ArrayList<>(sorted.size());
-    boolean keep = continueFor != null;
-    for (HeadOutcome outcome : sorted) {
-      Lease lease = outcome.lease();
-      if (outcome instanceof HeadOutcome.Delivered d) {
-        changes.add(
-            new HeadChange(lease, d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
-        delivering.add(lease);
-      } else if (outcome instanceof HeadOutcome.Released r) {
-        changes.add(
-            new HeadChange(lease, r.deliveredSeq(), false, Duration.ZERO, null, null, false));
-      } else if (outcome instanceof HeadOutcome.Retry r) {
-        changes.add(
-            new HeadChange(
-                lease, r.deliveredSeq(), false, r.retryAfter(), r.attempts(), r.error(), false));
-      } else if (outcome instanceof HeadOutcome.DeadLettered d
-          && copyToDeadLetters(connection, d)) { // not copied: the lease was taken over
-        if (d.hold()) {
-          changes.add(
-              new HeadChange(
-                  lease, d.deliveredSeq(), false, Duration.ZERO, d.attempts(), d.error(), true));
-        } else {
-          deleteMessage(connection, d);
-          changes.add(new HeadChange(lease, d.seq(), keep, Duration.ZERO, null, null, false));
-          delivering.add(lease);
-        }
-      }
-    }
+    List<HeadChange> changes = changes(connection, outcomes, continueFor != null, delivering);
     if (changes.isEmpty()) {
       return List.of();
     }
@@ -158,6 +126,66 @@ final class HeadRecorder {
       statement.executeBatch();
     }
     return continueFor == null ? List.of() : kept(connection, instanceId, delivering);
+  }
+
+  /**
+   * Whether one statement can record the outcomes: none moves a message to the dead letters.
+   *
+   * @param outcomes the outcomes
+   * @return {@code true} when no outcome is a dead letter
+   */
+  static boolean withoutDeadLetters(Collection<? extends HeadOutcome> outcomes) {
+    return outcomes.stream().noneMatch(o -> o instanceof HeadOutcome.DeadLettered);
+  }
+
+  /**
+   * What the outcomes ask of their heads, in sorted key order: one lock order for every transaction
+   * that locks several heads (writers lock theirs sorted too), so none waits for another in a
+   * cycle. A dead letter is copied (and, without the hold, its row deleted) here, in the caller's
+   * transaction; its change is left out when the lease was taken over.
+   *
+   * @param connection the transaction; not used when there is no dead letter
+   * @param keep whether delivered heads with more messages stay leased
+   * @param delivering receives the leases of the delivered heads
+   */
+  List<HeadChange> changes(
+      Connection connection,
+      Collection<? extends HeadOutcome> outcomes,
+      boolean keep,
+      List<Lease> delivering)
+      throws SQLException {
+    List<HeadOutcome> sorted = new ArrayList<>(outcomes);
+    sorted.sort(
+        Comparator.comparing((HeadOutcome o) -> o.lease().aggregateType())
+            .thenComparing(o -> o.lease().aggregateId()));
+    List<HeadChange> changes = new ArrayList<>(sorted.size());
+    for (HeadOutcome outcome : sorted) {
+      Lease lease = outcome.lease();
+      if (outcome instanceof HeadOutcome.Delivered d) {
+        changes.add(
+            new HeadChange(lease, d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
+        delivering.add(lease);
+      } else if (outcome instanceof HeadOutcome.Released r) {
+        changes.add(
+            new HeadChange(lease, r.deliveredSeq(), false, Duration.ZERO, null, null, false));
+      } else if (outcome instanceof HeadOutcome.Retry r) {
+        changes.add(
+            new HeadChange(
+                lease, r.deliveredSeq(), false, r.retryAfter(), r.attempts(), r.error(), false));
+      } else if (outcome instanceof HeadOutcome.DeadLettered d
+          && copyToDeadLetters(connection, d)) {
+        if (d.hold()) {
+          changes.add(
+              new HeadChange(
+                  lease, d.deliveredSeq(), false, Duration.ZERO, d.attempts(), d.error(), true));
+        } else {
+          deleteMessage(connection, d);
+          changes.add(new HeadChange(lease, d.seq(), keep, Duration.ZERO, null, null, false));
+          delivering.add(lease);
+        }
+      }
+    }
+    return changes;
   }
 
   /**

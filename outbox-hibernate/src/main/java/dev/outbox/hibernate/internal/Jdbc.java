@@ -38,9 +38,21 @@ final class Jdbc {
   }
 
   <T> T inTransaction(String what, Work<T> work) {
+    return run(what, work, false);
+  }
+
+  /**
+   * Runs work that is a single statement with the connection in auto-commit: the statement is its
+   * own transaction, and no separate commit round trip follows it.
+   */
+  <T> T inOneStatement(String what, Work<T> work) {
+    return run(what, work, true);
+  }
+
+  private <T> T run(String what, Work<T> work, boolean autoCommitted) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return once(work);
+        return once(work, autoCommitted);
       } catch (SQLException e) {
         if (!rolledBackForAConflict(e) || attempt == ATTEMPTS) {
           throw failure(what, e);
@@ -69,7 +81,7 @@ final class Jdbc {
     return new OutboxException("Outbox store could not " + what + ": " + e.getMessage(), e);
   }
 
-  private <T> T once(Work<T> work) throws SQLException {
+  private <T> T once(Work<T> work, boolean autoCommitted) throws SQLException {
     Connection connection = connections.getConnection();
     try {
       boolean autoCommit = connection.getAutoCommit();
@@ -83,13 +95,17 @@ final class Jdbc {
       if (readCommitted) {
         connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       }
-      connection.setAutoCommit(false);
+      connection.setAutoCommit(autoCommitted);
       try {
         T result = work.run(connection);
-        connection.commit();
+        if (!autoCommitted) {
+          connection.commit();
+        }
         return result;
       } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(connection, e);
+        if (!autoCommitted) {
+          rollbackQuietly(connection, e);
+        }
         throw e;
       } finally {
         connection.setAutoCommit(autoCommit);

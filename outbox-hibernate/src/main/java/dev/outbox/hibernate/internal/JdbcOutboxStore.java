@@ -14,12 +14,11 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@link OutboxStore} on the database of a Hibernate session factory, through its connection
@@ -29,8 +28,6 @@ import org.slf4j.LoggerFactory;
  * that.
  */
 public final class JdbcOutboxStore implements OutboxStore {
-
-  private static final Logger LOG = LoggerFactory.getLogger(JdbcOutboxStore.class);
 
   private final Jdbc jdbc;
   private final Database database;
@@ -121,26 +118,60 @@ public final class JdbcOutboxStore implements OutboxStore {
   public List<LeasedHead> recordAndClaim(
       Collection<? extends HeadOutcome> outcomes, ClaimRequest request) {
     List<LeasedHead> leased =
-        jdbc.inTransaction(
-            outcomes.isEmpty() ? "claim heads" : "record a batch and read on",
-            connection -> {
-              List<HeadClaim.Held> held =
-                  outcomes.isEmpty()
-                      ? List.of()
-                      : recorder.record(
-                          connection, request.instanceId(), outcomes, request.lease());
-              int free = request.newHeads() ? Math.max(0, request.limit() - held.size()) : 0;
-              if (held.isEmpty() && free == 0) {
-                return List.of();
-              }
-              return claims.claimAndRead(
-                  connection, request.instanceId(), free, request.lease(), held, request.limit());
-            });
+        database == Database.POSTGRESQL && HeadRecorder.withoutDeadLetters(outcomes)
+            ? jdbc.inOneStatement(
+                "record a batch and read on",
+                connection -> inOneStatement(connection, outcomes, request))
+            : jdbc.inTransaction(
+                "record a batch and read on",
+                connection -> {
+                  List<HeadClaim.Held> held =
+                      outcomes.isEmpty()
+                          ? List.of()
+                          : recorder.record(
+                              connection, request.instanceId(), outcomes, request.lease());
+                  int free = request.newHeads() ? Math.max(0, request.limit() - held.size()) : 0;
+                  if (held.isEmpty() && free == 0) {
+                    return List.of();
+                  }
+                  return claims.claimAndRead(
+                      connection,
+                      request.instanceId(),
+                      free,
+                      request.lease(),
+                      held,
+                      request.limit());
+                });
     int changed = outcomes.size() + leased.size();
     if (!vacuum.changed(changed) && leased.isEmpty()) {
       vacuum.idle();
     }
     return leased;
+  }
+
+  /**
+   * PostgreSQL, no dead letter among the outcomes: the record, the claim and the read are one
+   * statement, in auto-commit, one round trip in all.
+   */
+  private List<LeasedHead> inOneStatement(
+      Connection connection, Collection<? extends HeadOutcome> outcomes, ClaimRequest request)
+      throws SQLException {
+    int heads = request.newHeads() ? request.limit() : 0;
+    if (outcomes.isEmpty()) {
+      return heads == 0
+          ? List.of()
+          : claims.claimAndRead(
+              connection, request.instanceId(), heads, request.lease(), List.of(), request.limit());
+    }
+    List<HeadChange> changes = recorder.changes(connection, outcomes, true, new ArrayList<>());
+    return claims.recordClaimAndRead(
+        connection,
+        changes,
+        request.lease(),
+        request.instanceId(),
+        heads,
+        request.lease(),
+        request.limit());
   }
 
   @Override

@@ -21,6 +21,7 @@ final class PostgresHeadStatements {
   private final String update;
   private final String read;
   private final String claimAndRead;
+  private final String recordClaimAndRead;
 
   PostgresHeadStatements(OutboxOptions options) {
     String keep = "o.keep AND h.write_seq > GREATEST(h.delivered_seq, o.d)";
@@ -55,6 +56,7 @@ final class PostgresHeadStatements {
             + " m ON m.aggregate_type = r.t AND m.aggregate_id = r.i AND m.seq > r.d"
             + " AND m.seq <= r.d + ? ORDER BY m.seq";
     this.claimAndRead = claimAndReadSql(options);
+    this.recordClaimAndRead = recordClaimAndReadSql(options, update);
   }
 
   /** The claim and the read of every held head's next messages, one statement. */
@@ -81,14 +83,79 @@ final class PostgresHeadStatements {
         + " r AS (SELECT * FROM c UNION ALL SELECT * FROM unnest(?::varchar[], ?::varchar[],"
         + " ?::bigint[], ?::bigint[], ?::int4[])"
         + " AS k(aggregate_type, aggregate_id, lease_token, delivered_seq, attempts)),"
-        + " n AS (SELECT GREATEST(1, ?::int / NULLIF(count(*), 0)) AS each FROM r)"
-        + " SELECT r.lease_token AS head_token, r.delivered_seq AS head_cursor,"
+        + readTail(options);
+  }
+
+  /**
+   * The end of the statements that read held heads' next messages: given the heads as {@code r},
+   * each reads its share of the limit (the last parameter) behind its cursor through the seq index.
+   * A head none of whose messages the statement's snapshot shows (written by a transaction that
+   * committed while this statement waited for the head's lock) comes back as one row without a
+   * message, to be read again by a statement that sees them.
+   */
+  private static String readTail(OutboxOptions options) {
+    return " n AS (SELECT GREATEST(1, ?::int / NULLIF(count(*), 0)) AS each FROM r)"
+        + " SELECT r.aggregate_type AS head_type, r.aggregate_id AS head_id,"
+        + " r.lease_token AS head_token, r.delivered_seq AS head_cursor,"
         + " r.attempts AS head_attempts, "
         + prefixed(MessageRows.COLUMNS)
-        + " FROM r CROSS JOIN n JOIN "
+        + " FROM r CROSS JOIN n LEFT JOIN "
         + options.outboxTable()
         + " m ON m.aggregate_type = r.aggregate_type AND m.aggregate_id = r.aggregate_id"
         + " AND m.seq > r.delivered_seq AND m.seq <= r.delivered_seq + n.each ORDER BY m.seq";
+  }
+
+  /**
+   * Records the heads' outcomes ({@code u}), claims new heads for what the kept ones leave of the
+   * limit ({@code c}; never one recorded here, whose lease this statement just changed), and reads
+   * the next messages of both, in one statement.
+   */
+  private static String recordClaimAndReadSql(OutboxOptions options, String record) {
+    String heads = options.headTable();
+    return "WITH u AS ("
+        + record
+        + "), c AS (UPDATE "
+        + heads
+        + " SET lease_token = lease_token + 1, claimed_by = ?,"
+        + " available_at = statement_timestamp() + make_interval(secs => ?::float8)"
+        + " WHERE ctid = ANY(ARRAY(SELECT d.ctid FROM "
+        + heads
+        + " d WHERE d.due_at <= statement_timestamp() AND NOT EXISTS (SELECT 1 FROM u"
+        + " WHERE u.aggregate_type = d.aggregate_type AND u.aggregate_id = d.aggregate_id)"
+        + " ORDER BY d.due_at"
+        + " LIMIT GREATEST(0, ?::int - (SELECT count(*) FROM u WHERE u.claimed_by IS NOT NULL))"
+        + " FOR NO KEY UPDATE SKIP LOCKED))"
+        + " RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts),"
+        + " r AS (SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts"
+        + " FROM u WHERE claimed_by IS NOT NULL UNION ALL SELECT * FROM c),"
+        + readTail(options);
+  }
+
+  /**
+   * Records the changes, claims up to {@code heads} minus the kept heads, and reads the next
+   * messages of all held heads, in one statement; its result is read like {@link #claimAndRead}'s.
+   */
+  PreparedStatement recordClaimAndRead(
+      Connection connection,
+      List<HeadChange> changes,
+      Duration continueFor,
+      String instanceId,
+      int heads,
+      Duration lease,
+      int limit)
+      throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(recordClaimAndRead);
+    try {
+      int index = bindRecord(connection, statement, changes, continueFor);
+      statement.setString(index++, instanceId);
+      statement.setDouble(index++, seconds(lease));
+      statement.setInt(index++, heads);
+      statement.setInt(index, limit);
+      return statement;
+    } catch (SQLException | RuntimeException e) {
+      statement.close();
+      throw e;
+    }
   }
 
   /**
@@ -138,17 +205,17 @@ final class PostgresHeadStatements {
     }
   }
 
-  private static String prefixed(String columns) {
-    return "m." + columns.replace(", ", ", m.");
-  }
-
   /**
-   * Applies the changes, in the order given (sorted by key: the order writers lock heads in).
+   * Binds the record's parameters: the kept leases' length, then one array per column of the
+   * changes.
    *
-   * @param continueFor how long a kept head's lease lasts from now
-   * @return the heads that stay leased to their holder
+   * @return the index of the next parameter
    */
-  List<HeadClaim.Held> update(Connection connection, List<HeadChange> changes, Duration continueFor)
+  private static int bindRecord(
+      Connection connection,
+      PreparedStatement statement,
+      List<HeadChange> changes,
+      Duration continueFor)
       throws SQLException {
     int n = changes.size();
     String[] types = new String[n];
@@ -174,19 +241,35 @@ final class PostgresHeadStatements {
       errors[k] = HeadRecorder.storable(change.error());
       held[k] = change.held();
     }
+    statement.setDouble(1, seconds(continueFor == null ? Duration.ZERO : continueFor));
+    statement.setArray(2, connection.createArrayOf("varchar", types));
+    statement.setArray(3, connection.createArrayOf("varchar", ids));
+    statement.setArray(4, connection.createArrayOf("bigint", tokens));
+    statement.setArray(5, connection.createArrayOf("bigint", delivered));
+    statement.setArray(6, connection.createArrayOf("boolean", keep));
+    statement.setArray(7, connection.createArrayOf("float8", after));
+    statement.setArray(8, connection.createArrayOf("boolean", failed));
+    statement.setArray(9, connection.createArrayOf("int4", attempts));
+    statement.setArray(10, connection.createArrayOf("text", errors));
+    statement.setArray(11, connection.createArrayOf("boolean", held));
+    return 12;
+  }
+
+  private static String prefixed(String columns) {
+    return "m." + columns.replace(", ", ", m.");
+  }
+
+  /**
+   * Applies the changes, in the order given (sorted by key: the order writers lock heads in).
+   *
+   * @param continueFor how long a kept head's lease lasts from now
+   * @return the heads that stay leased to their holder
+   */
+  List<HeadClaim.Held> update(Connection connection, List<HeadChange> changes, Duration continueFor)
+      throws SQLException {
     List<HeadClaim.Held> kept = new ArrayList<>();
     try (PreparedStatement statement = connection.prepareStatement(update)) {
-      statement.setDouble(1, seconds(continueFor == null ? Duration.ZERO : continueFor));
-      statement.setArray(2, connection.createArrayOf("varchar", types));
-      statement.setArray(3, connection.createArrayOf("varchar", ids));
-      statement.setArray(4, connection.createArrayOf("bigint", tokens));
-      statement.setArray(5, connection.createArrayOf("bigint", delivered));
-      statement.setArray(6, connection.createArrayOf("boolean", keep));
-      statement.setArray(7, connection.createArrayOf("float8", after));
-      statement.setArray(8, connection.createArrayOf("boolean", failed));
-      statement.setArray(9, connection.createArrayOf("int4", attempts));
-      statement.setArray(10, connection.createArrayOf("text", errors));
-      statement.setArray(11, connection.createArrayOf("boolean", held));
+      bindRecord(connection, statement, changes, continueFor);
       try (ResultSet result = statement.executeQuery()) {
         while (result.next()) {
           if (result.getString("claimed_by") != null) {
