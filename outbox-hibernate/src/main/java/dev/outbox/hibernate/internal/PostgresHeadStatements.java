@@ -51,10 +51,11 @@ final class PostgresHeadStatements {
     this.read =
         "SELECT "
             + prefixed(MessageRows.COLUMNS)
-            + " FROM unnest(?::varchar[], ?::varchar[], ?::bigint[]) AS r(t, i, d) JOIN "
+            + " FROM unnest(?::varchar[], ?::varchar[], ?::bigint[]) AS r(t, i, d) JOIN LATERAL"
+            + " (SELECT * FROM "
             + options.outboxTable()
-            + " m ON m.aggregate_type = r.t AND m.aggregate_id = r.i AND m.seq > r.d"
-            + " AND m.seq <= r.d + ? ORDER BY m.seq";
+            + " x WHERE x.aggregate_type = r.t AND x.aggregate_id = r.i AND x.seq > r.d"
+            + " ORDER BY x.seq LIMIT ?) m ON true ORDER BY m.seq";
     this.claimAndRead = claimAndReadSql(options);
     this.recordClaimAndRead = recordClaimAndReadSql(options, update);
   }
@@ -99,10 +100,10 @@ final class PostgresHeadStatements {
         + " r.lease_token AS head_token, r.delivered_seq AS head_cursor,"
         + " r.attempts AS head_attempts, "
         + prefixed(MessageRows.COLUMNS)
-        + " FROM r CROSS JOIN n LEFT JOIN "
+        + " FROM r CROSS JOIN n LEFT JOIN LATERAL (SELECT * FROM "
         + options.outboxTable()
-        + " m ON m.aggregate_type = r.aggregate_type AND m.aggregate_id = r.aggregate_id"
-        + " AND m.seq > r.delivered_seq AND m.seq <= r.delivered_seq + n.each ORDER BY m.seq";
+        + " x WHERE x.aggregate_type = r.aggregate_type AND x.aggregate_id = r.aggregate_id"
+        + " AND x.seq > r.delivered_seq ORDER BY x.seq LIMIT n.each) m ON true ORDER BY m.seq";
   }
 
   /**
