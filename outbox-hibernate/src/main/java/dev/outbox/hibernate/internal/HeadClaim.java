@@ -31,7 +31,24 @@ import java.util.Map;
 final class HeadClaim {
 
   /** A head this transaction holds: its lease, its cursor, and the attempts of the next message. */
-  record Held(Lease lease, long deliveredSeq, int attempts) {}
+  record Held(Lease lease, long deliveredSeq, int attempts) {
+
+    /**
+     * The head of the current row of a result with {@code aggregate_type}, {@code aggregate_id},
+     * {@code lease_token}, {@code delivered_seq} and {@code attempts}.
+     *
+     * @param tokenStep added to the token read: 1 when a grant is about to stamp the next one
+     */
+    static Held read(ResultSet result, long tokenStep) throws SQLException {
+      return new Held(
+          new Lease(
+              result.getString("aggregate_type"),
+              result.getString("aggregate_id"),
+              result.getLong("lease_token") + tokenStep),
+          result.getLong("delivered_seq"),
+          result.getInt("attempts"));
+    }
+  }
 
   private final Database database;
   private final PostgresHeadStatements postgres;
@@ -101,14 +118,7 @@ final class HeadClaim {
     List<Held> heads = new ArrayList<>();
     try (ResultSet result = statement.executeQuery()) {
       while (result.next()) {
-        heads.add(
-            new Held(
-                new Lease(
-                    result.getString("aggregate_type"),
-                    result.getString("aggregate_id"),
-                    result.getLong("lease_token") + 1),
-                result.getLong("delivered_seq"),
-                result.getInt("attempts")));
+        heads.add(Held.read(result, 1));
       }
     }
     return heads;

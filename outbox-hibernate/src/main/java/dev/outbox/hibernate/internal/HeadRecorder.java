@@ -280,14 +280,7 @@ final class HeadRecorder {
       }
       try (ResultSet result = statement.executeQuery()) {
         while (result.next()) {
-          heads.add(
-              new HeadClaim.Held(
-                  new Lease(
-                      result.getString("aggregate_type"),
-                      result.getString("aggregate_id"),
-                      result.getLong("lease_token")),
-                  result.getLong("delivered_seq"),
-                  result.getInt("attempts")));
+          heads.add(HeadClaim.Held.read(result, 0));
         }
       }
     }

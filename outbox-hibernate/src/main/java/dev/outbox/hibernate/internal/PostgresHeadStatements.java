@@ -1,7 +1,6 @@
 package dev.outbox.hibernate.internal;
 
 import dev.outbox.OutboxOptions;
-import dev.outbox.spi.Lease;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -274,14 +273,7 @@ final class PostgresHeadStatements {
       try (ResultSet result = statement.executeQuery()) {
         while (result.next()) {
           if (result.getString("claimed_by") != null) {
-            kept.add(
-                new HeadClaim.Held(
-                    new Lease(
-                        result.getString("aggregate_type"),
-                        result.getString("aggregate_id"),
-                        result.getLong("lease_token")),
-                    result.getLong("delivered_seq"),
-                    result.getInt("attempts")));
+            kept.add(HeadClaim.Held.read(result, 0));
           }
         }
       }
