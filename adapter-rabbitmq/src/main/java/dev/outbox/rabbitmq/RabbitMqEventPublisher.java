@@ -16,10 +16,17 @@ import java.util.Objects;
  * mandatory} and persistent, and its confirms are awaited together. A message counts as published
  * only when the broker acked it and did not return it: a {@code basic.return} (no queue bound for
  * the routing key) makes it a retryable failure even though the broker acks it afterwards, so it
- * stays in the outbox until a queue is bound. A nack, a lost connection during the batch, a broker
- * that blocks publishing (resource alarm) and a timeout are retryable failures too; a refused
- * permission ({@code 403}) and a message that cannot be encoded are permanent. {@link #publish}
- * never throws and returns within its timeout.
+ * stays in the outbox until a queue is bound. A nack, a lost connection during the batch and a
+ * broker that blocks publishing (resource alarm) are retryable failures too; a refused permission
+ * ({@code 403}) and a message that cannot be encoded are permanent. {@link #publish} never throws
+ * and returns within its timeout.
+ *
+ * <p>A message published but neither confirmed, nacked nor returned when the timeout runs out is
+ * {@linkplain PublishResult#isUncertain() uncertain}: the broker may still store it. Its channel is
+ * used for nothing else any more but kept open for as long again as the timeout; the late confirm,
+ * nack or return completes the message's {@linkplain PublishResult#finalOutcome() final outcome}.
+ * When the channel or connection closes first, or the grace runs out (the channel is closed then),
+ * the final outcome is a retryable failure that says the broker may or may not have the message.
  *
  * <p>The connection opens on the first batch (so creating the publisher does no I/O) and is
  * recovered automatically by the client after a network failure or broker restart. On the wire:

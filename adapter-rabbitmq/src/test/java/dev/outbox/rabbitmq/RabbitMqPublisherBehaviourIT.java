@@ -37,6 +37,9 @@ class RabbitMqPublisherBehaviourIT {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
+  /** The publish timeout of the tests that stall the connection. */
+  private static final Duration STALL_TIMEOUT = Duration.ofSeconds(2);
+
   private RabbitMqTestBroker broker;
   private String exchange;
   private String queue;
@@ -152,6 +155,136 @@ class RabbitMqPublisherBehaviourIT {
   }
 
   @Test
+  void sendsOnAStalledConnectionAreUncertainWithinTheTimeoutAndLandOnceWhenItFlowsAgain()
+      throws Exception {
+    bindQueue("orders.#");
+    TcpProxy proxy = stalledPublisherProxy();
+    RabbitMqEventPublisher publisher = publisher(options().port(proxy.port()));
+    warmUp(publisher);
+    List<OutboxMessage> batch = TestMessages.batch("orders", 5, 2);
+
+    proxy.pause();
+    List<PublishResult> stalled = timedPublish(publisher, batch);
+    proxy.resume();
+
+    assertUncertain(stalled, batch);
+    for (PublishResult result : stalled) {
+      PublishResult last = finalOf(result);
+      assertThat(last.isUncertain()).as("the final outcome is final").isFalse();
+      assertThat(last.isPublished()).as("confirmed late: %s", last.failure()).isTrue();
+    }
+    awaitDelivered(batch.size() + 1);
+    Thread.sleep(500); // a duplicate would show now
+    assertThat(delivered)
+        .extracting(d -> d.properties().getMessageId())
+        .as("the warm-up and each message of the batch once: nothing was sent twice")
+        .doesNotHaveDuplicates()
+        .hasSize(batch.size() + 1)
+        .containsAll(batch.stream().map(m -> m.id().toString()).toList());
+    assertThat(publisher.publish(List.of(TestMessages.message("orders", "after")), TIMEOUT))
+        .as("a fresh channel for the next batch")
+        .allMatch(PublishResult::isPublished);
+  }
+
+  @Test
+  void uncertainSendsWhoseConnectionIsCutFailRetryablyAndSaySoInTheirFinalOutcome()
+      throws Exception {
+    bindQueue("orders.#");
+    TcpProxy proxy = stalledPublisherProxy();
+    RabbitMqEventPublisher publisher = publisher(options().port(proxy.port()));
+    warmUp(publisher);
+    List<OutboxMessage> batch = TestMessages.batch("orders", 3, 2);
+
+    proxy.pause();
+    List<PublishResult> stalled = timedPublish(publisher, batch);
+    proxy.cutConnections();
+    proxy.resume();
+
+    assertUncertain(stalled, batch);
+    for (PublishResult result : stalled) {
+      PublishResult last = finalOf(result);
+      assertThat(last.isUncertain()).isFalse();
+      assertThat(last.isPublished()).isFalse();
+      assertThat(last.failure().isRetryable()).isTrue();
+      assertThat(last.failure())
+          .hasMessageContaining("closed before the broker confirmed")
+          .hasMessageContaining("may or may not have it");
+    }
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                publisher
+                    .publish(List.of(TestMessages.message("orders", "after")), TIMEOUT)
+                    .get(0)
+                    .isPublished());
+    assertThat(delivered).extracting(d -> d.properties().getMessageId()).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void aChannelStillUnconfirmedAfterTheGraceIsClosedAndEveryFinalOutcomeCompletes()
+      throws Exception {
+    bindQueue("orders.#");
+    TcpProxy proxy = stalledPublisherProxy();
+    RabbitMqEventPublisher publisher = publisher(options().port(proxy.port()));
+    warmUp(publisher);
+    List<OutboxMessage> batch = TestMessages.batch("orders", 3, 2);
+
+    proxy.pause();
+    List<PublishResult> stalled = timedPublish(publisher, batch);
+    long returned = System.nanoTime();
+    List<PublishResult> finals = new ArrayList<>();
+    try {
+      for (PublishResult result : stalled) {
+        finals.add(finalOf(result));
+      }
+    } finally {
+      proxy.resume();
+    }
+    Duration settledAfter = Duration.ofNanos(System.nanoTime() - returned);
+
+    assertUncertain(stalled, batch);
+    assertThat(settledAfter)
+        .as("the channel is given up one publish timeout after the call returned")
+        .isBetween(STALL_TIMEOUT.minusMillis(200), STALL_TIMEOUT.plusSeconds(2));
+    assertThat(finals)
+        .allSatisfy(
+            last -> {
+              assertThat(last.isUncertain()).isFalse();
+              assertThat(last.isPublished()).isFalse();
+              assertThat(last.failure().isRetryable()).isTrue();
+              assertThat(last.failure())
+                  .hasMessageContaining("the publisher closed the channel")
+                  .hasMessageContaining("may or may not have it");
+            });
+  }
+
+  @Test
+  void closingThePublisherCompletesTheFinalOutcomesOfItsUncertainSends() throws Exception {
+    bindQueue("orders.#");
+    TcpProxy proxy = stalledPublisherProxy();
+    RabbitMqEventPublisher publisher = publisher(options().port(proxy.port()));
+    warmUp(publisher);
+    List<OutboxMessage> batch = TestMessages.batch("orders", 2, 2);
+
+    proxy.pause();
+    List<PublishResult> stalled;
+    try {
+      stalled = timedPublish(publisher, batch);
+      publisher.close();
+      assertUncertain(stalled, batch);
+      for (PublishResult result : stalled) {
+        PublishResult last = result.finalOutcome().toCompletableFuture().get(1, TimeUnit.SECONDS);
+        assertThat(last.isPublished()).isFalse();
+        assertThat(last.failure().isRetryable()).isTrue();
+        assertThat(last.failure()).hasMessageContaining("may or may not have it");
+      }
+    } finally {
+      proxy.resume();
+    }
+  }
+
+  @Test
   void threadsPublishingAtOnceEachGetTheirOwnResults() throws Exception {
     bindQueue("orders.#");
     RabbitMqEventPublisher publisher = publisher(options());
@@ -208,6 +341,50 @@ class RabbitMqPublisherBehaviourIT {
     String logged = logs.toString(StandardCharsets.UTF_8);
     assertThat(logged).contains("Connected to RabbitMQ as").contains("guest:****@");
     assertThat(logged).doesNotContain(secret).doesNotContain("guest:guest");
+  }
+
+  /** A proxy to the broker, closed after the test. */
+  private TcpProxy stalledPublisherProxy() throws Exception {
+    TcpProxy proxy = new TcpProxy(RabbitMqTestBroker.HOST, RabbitMqTestBroker.PORT);
+    toClose.add(proxy);
+    return proxy;
+  }
+
+  /** One message through, so that the connection and the channel exist before the stall. */
+  private void warmUp(RabbitMqEventPublisher publisher) {
+    assertThat(publisher.publish(List.of(TestMessages.message("orders", "warm-up")), TIMEOUT))
+        .allMatch(PublishResult::isPublished);
+    awaitDelivered(1);
+  }
+
+  /** Publishes with {@link #STALL_TIMEOUT} and checks that the call keeps to it. */
+  private static List<PublishResult> timedPublish(
+      RabbitMqEventPublisher publisher, List<OutboxMessage> batch) {
+    long start = System.nanoTime();
+    List<PublishResult> results = publisher.publish(batch, STALL_TIMEOUT);
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as("publish returns within its timeout")
+        .isLessThan(STALL_TIMEOUT.plusSeconds(1));
+    return results;
+  }
+
+  /** Published on the channel, never confirmed in time: uncertain, not a plain failure. */
+  private static void assertUncertain(List<PublishResult> results, List<OutboxMessage> batch) {
+    assertThat(results)
+        .extracting(PublishResult::messageId)
+        .containsExactlyElementsOf(batch.stream().map(OutboxMessage::id).toList());
+    assertThat(results)
+        .allSatisfy(
+            r -> {
+              assertThat(r.isPublished()).isFalse();
+              assertThat(r.isUncertain()).as("uncertain: %s", r.failure()).isTrue();
+              assertThat(r.failure().isRetryable()).isTrue();
+              assertThat(r.failure()).hasMessageContaining("may still land");
+            });
+  }
+
+  private static PublishResult finalOf(PublishResult result) throws Exception {
+    return result.finalOutcome().toCompletableFuture().get(20, TimeUnit.SECONDS);
   }
 
   private static String stackTrace(Throwable failure) {

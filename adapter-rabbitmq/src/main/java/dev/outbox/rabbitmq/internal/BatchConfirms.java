@@ -3,6 +3,7 @@ package dev.outbox.rabbitmq.internal;
 import dev.outbox.OutboxMessage;
 import dev.outbox.PublishException;
 import dev.outbox.spi.PublishResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,6 +11,8 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,20 +21,35 @@ import java.util.concurrent.TimeUnit;
  * message's ack arrives (the broker sends the return first, on the same channel), so that a
  * returned message fails even though the broker acks it. Thread-safe: the channel's I/O thread
  * reports, the publishing thread waits.
+ *
+ * <p>A message still unconfirmed when the publishing thread gives up waiting ({@link #timedOut})
+ * was published on the channel and may still be stored: it becomes <em>uncertain</em>, and the
+ * confirm, nack or return that comes later, or the channel closing ({@link #abort}), completes its
+ * final outcome. Final outcomes are completed outside this object's lock, so that what depends on
+ * them never runs while the channel's I/O thread holds it.
  */
 final class BatchConfirms {
+
+  /** Said of every message that was published but not confirmed when its channel closed. */
+  static final String MAY_HAVE_LANDED =
+      "; it was published without a confirm, so the broker may or may not have it";
 
   private final List<OutboxMessage> batch;
   private final String exchange;
   private final PublishResult[] results;
+  private final List<CompletableFuture<PublishResult>> finals;
   private final Map<String, Integer> indexById = new HashMap<>();
   private final NavigableMap<Long, Integer> pending = new TreeMap<>();
   private final Map<Integer, String> returned = new HashMap<>();
+  private final List<Runnable> completions = new ArrayList<>();
+  private final CompletableFuture<Void> settled = new CompletableFuture<>();
+  private int uncertain;
 
   BatchConfirms(List<OutboxMessage> batch, String exchange) {
     this.batch = batch;
     this.exchange = exchange;
     this.results = new PublishResult[batch.size()];
+    this.finals = new ArrayList<>(java.util.Collections.nCopies(batch.size(), null));
     for (int i = 0; i < batch.size(); i++) {
       indexById.put(batch.get(i).id().toString(), i);
     }
@@ -43,16 +61,19 @@ final class BatchConfirms {
   }
 
   /** Message {@code index} was not sent (or its send failed). */
-  synchronized void fail(int index, PublishException failure) {
-    pending.values().remove(index);
-    settle(index, failure);
-    notifyAll();
+  void fail(int index, PublishException failure) {
+    synchronized (this) {
+      pending.values().remove(index);
+      settle(index, failure);
+      notifyAll();
+    }
+    runCompletions();
   }
 
   /** The broker returned a message as unroutable; its ack follows. */
   synchronized void returned(String messageId, int replyCode, String replyText, String key) {
     Integer index = messageId == null ? null : indexById.get(messageId);
-    if (index != null && results[index] == null) {
+    if (index != null && (results[index] == null || finals.get(index) != null)) {
       returned.put(
           index,
           "unroutable: no queue is bound to exchange '"
@@ -68,24 +89,35 @@ final class BatchConfirms {
   }
 
   /** A positive or negative publisher confirm. */
-  synchronized void confirmed(long seqNo, boolean multiple, boolean ack) {
-    Map<Long, Integer> confirmed =
-        multiple ? pending.headMap(seqNo, true) : pending.subMap(seqNo, true, seqNo, true);
-    for (Integer index : new ArrayList<>(confirmed.values())) {
-      settle(index, ack ? returnedFailure(index) : nackFailure(index));
+  void confirmed(long seqNo, boolean multiple, boolean ack) {
+    synchronized (this) {
+      Map<Long, Integer> confirmed =
+          multiple ? pending.headMap(seqNo, true) : pending.subMap(seqNo, true, seqNo, true);
+      for (Integer index : new ArrayList<>(confirmed.values())) {
+        settle(index, ack ? returnedFailure(index) : nackFailure(index));
+      }
+      confirmed.clear();
+      notifyAll();
     }
-    confirmed.clear();
-    notifyAll();
+    runCompletions();
   }
 
-  /** Fails everything not yet confirmed: the channel closed, or time ran out. */
-  synchronized void abort(boolean retryable, String reason, Throwable cause) {
-    for (Integer index : pending.values()) {
-      OutboxMessage message = batch.get(index);
-      settle(index, new PublishException(message.id(), exchange, retryable, reason, cause));
+  /**
+   * Fails everything not yet confirmed: the channel closed, or the publisher gave up on it. A
+   * retryable failure says that the broker may or may not have the message (a permanent one, such
+   * as a refused permission, means the broker did not take it).
+   */
+  void abort(boolean retryable, String reason, Throwable cause) {
+    String text = retryable ? reason + MAY_HAVE_LANDED : reason;
+    synchronized (this) {
+      for (Integer index : pending.values()) {
+        OutboxMessage message = batch.get(index);
+        settle(index, new PublishException(message.id(), exchange, retryable, text, cause));
+      }
+      pending.clear();
+      notifyAll();
     }
-    pending.clear();
-    notifyAll();
+    runCompletions();
   }
 
   /**
@@ -100,6 +132,39 @@ final class BatchConfirms {
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }
     return pending.isEmpty();
+  }
+
+  /**
+   * The publishing thread stops waiting: every message still unconfirmed becomes uncertain, its
+   * final outcome left to the later confirm, nack or return, or to {@link #abort}.
+   *
+   * @param waited how long the publisher waited, for the results
+   * @return one result per message, in batch order
+   */
+  synchronized List<PublishResult> timedOut(Duration waited) {
+    for (Integer index : pending.values()) {
+      CompletableFuture<PublishResult> outcome = new CompletableFuture<>();
+      finals.set(index, outcome);
+      results[index] = PublishResult.uncertain(batch.get(index).id(), exchange, waited, outcome);
+      uncertain++;
+    }
+    if (uncertain == 0) {
+      settled.complete(null);
+    }
+    return results();
+  }
+
+  /** Whether some message is uncertain and has no final outcome yet. */
+  synchronized boolean inDoubt() {
+    return uncertain > 0;
+  }
+
+  /**
+   * Completes when no uncertain message waits for its final outcome any more (at once when there
+   * never was one after {@link #timedOut}).
+   */
+  CompletionStage<Void> settled() {
+    return settled;
   }
 
   /** One result per message, in batch order; a message never sent counts as a retryable failure. */
@@ -133,11 +198,33 @@ final class BatchConfirms {
         null);
   }
 
+  /** Records a final result; for an uncertain message, completes its final outcome (later). */
   private void settle(int index, PublishException failure) {
-    if (results[index] == null) {
-      UUID id = batch.get(index).id();
-      results[index] =
-          failure == null ? PublishResult.published(id) : PublishResult.failed(id, failure);
+    UUID id = batch.get(index).id();
+    PublishResult result =
+        failure == null ? PublishResult.published(id) : PublishResult.failed(id, failure);
+    CompletableFuture<PublishResult> outcome = finals.get(index);
+    if (outcome != null) {
+      finals.set(index, null);
+      completions.add(() -> outcome.complete(result));
+      if (--uncertain == 0) {
+        completions.add(() -> settled.complete(null));
+      }
+    } else if (results[index] == null) {
+      results[index] = result;
     }
+  }
+
+  /** Completes the final outcomes settled so far, outside the lock. */
+  private void runCompletions() {
+    List<Runnable> due;
+    synchronized (this) {
+      if (completions.isEmpty()) {
+        return;
+      }
+      due = new ArrayList<>(completions);
+      completions.clear();
+    }
+    due.forEach(Runnable::run);
   }
 }

@@ -9,10 +9,16 @@ import com.rabbitmq.client.RecoveryListener;
 import dev.outbox.rabbitmq.RabbitMqPublisherOptions;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +26,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The one connection of a publisher (opened on first use, recovered automatically by the client
  * after a network failure or a broker restart) and one confirm-mode channel per publishing thread.
- * Channels that ended a batch badly are closed in the background and replaced on next use.
+ * Channels that ended a batch badly are closed in the background and replaced on next use. A
+ * channel whose batch timed out with messages unconfirmed {@linkplain #linger lingers}: it is
+ * replaced at once but kept open for their late confirms, and closed once they are all in or after
+ * a grace period, whichever comes first, so that every final outcome completes.
  */
 final class Channels implements AutoCloseable {
 
@@ -29,13 +38,16 @@ final class Channels implements AutoCloseable {
   private final RabbitMqPublisherOptions options;
   private final ConnectionFactory factory;
   private final Map<Thread, PublisherChannel> byThread = new ConcurrentHashMap<>();
+  private final Set<PublisherChannel> lingering = ConcurrentHashMap.newKeySet();
+  // Closing a channel on a stalled connection waits up to 10 s for the broker: one thread each.
   private final ExecutorService closer =
-      Executors.newSingleThreadExecutor(
+      Executors.newCachedThreadPool(
           task -> {
             Thread thread = new Thread(task, "outbox-rabbitmq-closer");
             thread.setDaemon(true);
             return thread;
           });
+  private final ScheduledThreadPoolExecutor timer = timer();
   private Connection connection;
   private volatile String blockedReason;
   private volatile boolean closed;
@@ -147,9 +159,74 @@ final class Channels implements AutoCloseable {
     };
   }
 
+  /**
+   * Takes a channel whose batch left messages uncertain out of use, and keeps it open for their
+   * late confirms: until they are all in, or for {@code grace} at most, after which what is still
+   * unconfirmed fails retryably (the broker may or may not have it) and the channel is closed.
+   *
+   * @param channel the calling thread's channel, just back from its batch
+   * @param grace how long to wait for the late confirms
+   */
+  void linger(PublisherChannel channel, Duration grace) {
+    byThread.remove(Thread.currentThread(), channel);
+    lingering.add(channel);
+    String reason =
+        "no publisher confirm within "
+            + grace
+            + " after the publish timeout; the publisher closed the channel";
+    ScheduledFuture<?> giveUp;
+    try {
+      giveUp =
+          timer.schedule(
+              () -> release(channel, reason), Math.max(1, grace.toNanos()), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      release(channel, "the RabbitMQ publisher is closed");
+      return;
+    }
+    channel
+        .settled()
+        .whenComplete(
+            (done, failure) -> {
+              giveUp.cancel(false);
+              release(channel, null);
+            });
+    if (closed) {
+      release(channel, "the RabbitMQ publisher is closed");
+    }
+  }
+
+  /** Closes a lingering channel, failing first what it still waits for when there is a reason. */
+  private void release(PublisherChannel channel, String reason) {
+    if (!lingering.remove(channel)) {
+      return; // released already
+    }
+    if (reason != null) {
+      channel.giveUp(reason); // here, not on the closer: the final outcomes complete now
+    }
+    retire(channel);
+  }
+
+  private static ScheduledThreadPoolExecutor timer() {
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(
+            1,
+            task -> {
+              Thread thread = new Thread(task, "outbox-rabbitmq-confirms");
+              thread.setDaemon(true);
+              return thread;
+            });
+    timer.setRemoveOnCancelPolicy(true);
+    timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    return timer;
+  }
+
   private boolean retire(PublisherChannel channel) {
-    if (channel != null && !closer.isShutdown()) {
-      closer.execute(channel::abort);
+    if (channel != null) {
+      try {
+        closer.execute(channel::abort);
+      } catch (RejectedExecutionException e) {
+        channel.giveUp("the RabbitMQ publisher is closed");
+      }
     }
     return true;
   }
@@ -167,6 +244,8 @@ final class Channels implements AutoCloseable {
     }
     byThread.values().forEach(this::retire);
     byThread.clear();
+    timer.shutdownNow();
+    List.copyOf(lingering).forEach(channel -> release(channel, "the RabbitMQ publisher closed"));
     closer.shutdown();
     if (open != null) {
       open.abort((int) options.connectionTimeout().toMillis());

@@ -11,8 +11,11 @@ import dev.outbox.OutboxMessage;
 import dev.outbox.PublishException;
 import dev.outbox.spi.PublishResult;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One channel in confirm mode, used by one publishing thread. A batch is sent pipelined: every
@@ -20,6 +23,12 @@ import java.util.List;
  * After a batch that did not end cleanly (timeout, closed channel, failed send) the channel is no
  * longer {@link #usable()}, so that late confirms or returns can never be taken for those of a
  * later batch.
+ *
+ * <p>When the deadline passes before every confirm is in, the unconfirmed messages are uncertain:
+ * the channel keeps listening for their confirms, nacks and returns, which complete their final
+ * outcomes, until it closes or {@link #giveUp} is called (see {@link Channels#linger}); both
+ * complete whatever is still open as a failure, retryable and saying that the broker may or may not
+ * have the message (unless the broker closed the channel for a refused permission: permanent).
  */
 final class PublisherChannel implements ConfirmListener, ReturnListener, ShutdownListener {
 
@@ -27,6 +36,7 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
   private final String exchange;
   private volatile BatchConfirms current;
   private volatile boolean broken;
+  private volatile BatchConfirms inDoubt;
 
   private PublisherChannel(Channel channel, String exchange) {
     this.channel = channel;
@@ -54,9 +64,10 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
   /**
    * Sends the batch and waits for its confirms until the deadline.
    *
-   * @return one result per message, in order
+   * @param timeout the time the call was given, for the uncertain results
+   * @return one result per message, in order; those unconfirmed at the deadline are uncertain
    */
-  List<PublishResult> publish(List<Outgoing> batch, long deadlineNanos) {
+  List<PublishResult> publish(List<Outgoing> batch, long deadlineNanos, Duration timeout) {
     List<OutboxMessage> messages = new ArrayList<>(batch.size());
     batch.forEach(outgoing -> messages.add(outgoing.message()));
     BatchConfirms confirms = new BatchConfirms(messages, exchange);
@@ -64,17 +75,53 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
     try {
       sendAll(batch, confirms);
       if (!confirms.await(deadlineNanos)) {
+        // Published, not yet confirmed: they may still be stored. The channel is used for nothing
+        // else any more; it keeps listening, and what it hears completes their final outcomes.
         broken = true;
-        confirms.abort(true, "RabbitMQ did not confirm the message within the timeout", null);
+        List<PublishResult> results = confirms.timedOut(timeout);
+        inDoubt = confirms;
+        return results;
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       broken = true;
       confirms.abort(true, "interrupted while waiting for publisher confirms", e);
     } finally {
-      current = null;
+      if (inDoubt != confirms) {
+        current = null;
+      }
     }
     return confirms.results();
+  }
+
+  /** Whether messages of the last batch are uncertain and still wait for their final outcome. */
+  boolean inDoubt() {
+    BatchConfirms confirms = inDoubt;
+    return confirms != null && confirms.inDoubt();
+  }
+
+  /**
+   * Completes when no message of the last batch waits for its final outcome any more: at once
+   * unless that batch timed out with messages unconfirmed.
+   */
+  CompletionStage<Void> settled() {
+    BatchConfirms confirms = inDoubt;
+    return confirms == null ? CompletableFuture.completedFuture(null) : confirms.settled();
+  }
+
+  /**
+   * Stops waiting for the confirms of the uncertain messages: their final outcomes become retryable
+   * failures that say the broker may or may not have them. Then the channel should be {@linkplain
+   * #abort() closed}.
+   *
+   * @param reason why
+   */
+  void giveUp(String reason) {
+    broken = true;
+    BatchConfirms confirms = current;
+    if (confirms != null) {
+      confirms.abort(true, reason, null);
+    }
   }
 
   private void sendAll(List<Outgoing> batch, BatchConfirms confirms) {
@@ -143,9 +190,14 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
     }
   }
 
-  /** Closes the channel without waiting; an already closed channel is just released. */
+  /**
+   * Closes the channel, ignoring errors; an already closed channel is just released. The client
+   * waits up to 10 s for the broker's close-ok, so this runs on a closer thread. What is still
+   * unconfirmed fails, retryably, before the channel closes, since a closing channel drops the
+   * confirms that still come in.
+   */
   void abort() {
-    broken = true;
+    giveUp("the publisher closed the channel before the broker confirmed the message");
     try {
       channel.abort();
     } catch (IOException | RuntimeException e) {

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 public final class RabbitMqBatch implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RabbitMqBatch.class);
+  private static final Duration MIN_GRACE = Duration.ofMillis(100);
 
   private final RabbitMqPublisherOptions options;
   private final Channels channels;
@@ -62,10 +63,21 @@ public final class RabbitMqBatch implements AutoCloseable {
     } catch (IOException | TimeoutException | RuntimeException e) {
       return failAll(batch, "RabbitMQ is unavailable at " + where() + ": " + describe(e), e);
     }
-    List<PublishResult> results = channel.publish(batch, deadline);
+    List<PublishResult> results = channel.publish(batch, deadline, timeout);
+    if (channel.inDoubt()) {
+      // Kept open for the late confirms of the uncertain messages, for as long again as the call
+      // had: their final outcomes come before the processor's cap of twice the publish timeout.
+      channels.linger(channel, timeout.compareTo(MIN_GRACE) < 0 ? MIN_GRACE : timeout);
+    }
     if (LOG.isDebugEnabled()) {
       long failed = results.stream().filter(result -> !result.isPublished()).count();
-      LOG.debug("Batch of {} to {}: {} failed", results.size(), options.exchange(), failed);
+      long uncertain = results.stream().filter(PublishResult::isUncertain).count();
+      LOG.debug(
+          "Batch of {} to {}: {} not published, {} of them uncertain",
+          results.size(),
+          options.exchange(),
+          failed,
+          uncertain);
     }
     return results;
   }

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outbox.OutboxMessage;
 import dev.outbox.spi.PublishResult;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class BatchConfirmsTest {
@@ -91,6 +93,77 @@ class BatchConfirmsTest {
     confirms.confirmed(4, true, true);
 
     assertThat(confirms.results()).allMatch(PublishResult::isPublished);
+  }
+
+  @Test
+  void whatIsUnconfirmedAtTheDeadlineIsUncertainAndTheLateConfirmsCompleteItsFinalOutcome()
+      throws Exception {
+    expectAll(1);
+    confirms.confirmed(1, false, true);
+
+    assertThat(confirms.await(System.nanoTime())).isFalse();
+    List<PublishResult> results = confirms.timedOut(Duration.ofSeconds(2));
+    assertThat(results).extracting(PublishResult::isPublished).containsOnly(true, false);
+    assertThat(results.get(0).isUncertain()).isFalse();
+    assertThat(results.subList(1, 4))
+        .allSatisfy(
+            r -> {
+              assertThat(r.isUncertain()).isTrue();
+              assertThat(r.failure().isRetryable()).isTrue();
+              assertThat(r.destination()).isEqualTo("events");
+            });
+    assertThat(confirms.inDoubt()).isTrue();
+
+    confirms.returned(batch.get(2).id().toString(), 312, "NO_ROUTE", "order.placed");
+    confirms.confirmed(3, true, true);
+    confirms.confirmed(4, false, false);
+
+    assertThat(confirms.inDoubt()).isFalse();
+    assertThat(confirms.settled().toCompletableFuture()).isCompleted();
+    PublishResult acked = finalOf(results.get(1));
+    PublishResult returned = finalOf(results.get(2));
+    PublishResult nacked = finalOf(results.get(3));
+    assertThat(acked.isPublished()).isTrue();
+    assertThat(acked.isUncertain()).isFalse();
+    assertThat(returned.failure()).hasMessageContaining("unroutable");
+    assertThat(returned.isUncertain()).isFalse();
+    assertThat(nacked.failure()).hasMessageContaining("negative publisher confirm");
+    assertThat(nacked.isUncertain()).isFalse();
+  }
+
+  @Test
+  void aChannelClosingCompletesTheUncertainFinalOutcomesAsRetryableFailures() throws Exception {
+    expectAll(1);
+    List<PublishResult> results = confirms.timedOut(Duration.ofSeconds(2));
+    confirms.abort(true, "the channel closed", null);
+
+    assertThat(confirms.settled().toCompletableFuture()).isCompleted();
+    for (PublishResult result : results) {
+      PublishResult last = finalOf(result);
+      assertThat(last.isPublished()).isFalse();
+      assertThat(last.isUncertain()).isFalse();
+      assertThat(last.failure().isRetryable()).isTrue();
+      assertThat(last.failure())
+          .hasMessageContaining("the channel closed")
+          .hasMessageContaining("may or may not have it");
+    }
+    confirms.confirmed(4, true, true);
+    assertThat(finalOf(results.get(0)).isPublished()).as("a late ack changes nothing").isFalse();
+  }
+
+  @Test
+  void aBatchConfirmedInTimeIsNeverInDoubt() throws Exception {
+    expectAll(1);
+    confirms.confirmed(4, true, true);
+
+    assertThat(confirms.await(System.nanoTime())).isTrue();
+    assertThat(confirms.timedOut(Duration.ofSeconds(1))).noneMatch(PublishResult::isUncertain);
+    assertThat(confirms.inDoubt()).isFalse();
+    assertThat(confirms.settled().toCompletableFuture()).isCompleted();
+  }
+
+  private static PublishResult finalOf(PublishResult result) throws Exception {
+    return result.finalOutcome().toCompletableFuture().get(1, TimeUnit.SECONDS);
   }
 
   private void expectAll(long firstSeqNo) {

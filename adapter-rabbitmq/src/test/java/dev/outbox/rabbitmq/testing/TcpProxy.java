@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A TCP proxy on a local port in front of the broker, so that a test can cut the publisher's
- * connection in the middle of a batch (a lost network, seen from the client) without touching the
- * shared broker. It keeps listening after a cut, so the client's automatic recovery can reconnect.
+ * connection in the middle of a batch (a lost network, seen from the client) or stall it (a broker
+ * that is reachable but does not answer) without touching the shared broker. It keeps listening
+ * after a cut, so the client's automatic recovery can reconnect.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -23,6 +24,8 @@ public final class TcpProxy implements AutoCloseable {
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private final AtomicLong bytesToBroker = new AtomicLong();
   private final AtomicLong connections = new AtomicLong();
+  private final Object flow = new Object();
+  private boolean paused;
 
   /** Starts listening on a free local port. */
   public TcpProxy(String targetHost, int targetPort) throws IOException {
@@ -47,6 +50,24 @@ public final class TcpProxy implements AutoCloseable {
     return connections.get();
   }
 
+  /**
+   * Stalls every proxied connection, both ways: what either side sends is held (the connections
+   * stay open) until {@link #resume()}.
+   */
+  public void pause() {
+    synchronized (flow) {
+      paused = true;
+    }
+  }
+
+  /** Lets the held traffic through, in order, and what follows. */
+  public void resume() {
+    synchronized (flow) {
+      paused = false;
+      flow.notifyAll();
+    }
+  }
+
   /** Closes every proxied connection at once, as a network failure would. */
   public void cutConnections() {
     for (Socket socket : sockets) {
@@ -59,6 +80,20 @@ public final class TcpProxy implements AutoCloseable {
   public void close() {
     close(server);
     cutConnections();
+    resume();
+  }
+
+  private void awaitFlowing() throws IOException {
+    synchronized (flow) {
+      while (paused) {
+        try {
+          flow.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while paused", e);
+        }
+      }
+    }
   }
 
   private void acceptLoop() {
@@ -77,11 +112,12 @@ public final class TcpProxy implements AutoCloseable {
     }
   }
 
-  private static void pump(Socket from, Socket to, AtomicLong counter) {
+  private void pump(Socket from, Socket to, AtomicLong counter) {
     byte[] buffer = new byte[16 * 1024];
     try (InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream()) {
       for (int n; (n = in.read(buffer)) >= 0; ) {
+        awaitFlowing();
         out.write(buffer, 0, n);
         counter.addAndGet(n);
       }
