@@ -5,6 +5,7 @@ import dev.outbox.PublishException;
 import dev.outbox.servicebus.internal.EntitySend;
 import dev.outbox.servicebus.internal.Failures;
 import dev.outbox.servicebus.internal.MessageMapper;
+import dev.outbox.servicebus.internal.SendOutcomes;
 import dev.outbox.servicebus.internal.Senders;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.PublishResult;
@@ -14,13 +15,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +37,15 @@ import org.slf4j.LoggerFactory;
  * {@link ServiceBusPublisherOptions#sessionEnabled()}) or {@code PartitionKey} = aggregate id, and
  * every {@link dev.outbox.spi.WireHeaders} header as an application property.
  *
- * <p>{@link #publish} never throws and returns within its timeout: what was not acknowledged by
- * then is a retryable failure. Quota, size and authorization errors are not retryable; any other
- * exception of the SDK is.
+ * <p>{@link #publish} never throws and returns within its timeout. A message whose send started but
+ * has not completed by then is {@linkplain PublishResult#isUncertain() uncertain}: Service Bus may
+ * still store it. The send is not cancelled; its completion is the message's {@linkplain
+ * PublishResult#finalOutcome() final outcome} (published, or failed as classified below), and comes
+ * at the latest when the SDK's {@linkplain ServiceBusPublisherOptions#tryTimeout() try timeout}
+ * ends the send (for each of its {@linkplain ServiceBusPublisherOptions#maxRetries() retries}), or
+ * when the publisher is closed. A message whose send had not started by then (no connection or
+ * batch in time, or an earlier send to its entity still unanswered) is a retryable failure. Quota,
+ * size and authorization errors are not retryable; any other exception of the SDK is.
  */
 public final class ServiceBusEventPublisher implements EventPublisher {
 
@@ -48,6 +56,8 @@ public final class ServiceBusEventPublisher implements EventPublisher {
   private final Senders senders;
   private final MessageMapper mapper;
   private final ExecutorService executor;
+  private final Map<CompletableFuture<PublishResult>, PublishResult> uncertain =
+      new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   private ServiceBusEventPublisher(ServiceBusPublisherOptions options) {
@@ -77,17 +87,22 @@ public final class ServiceBusEventPublisher implements EventPublisher {
   @Override
   public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    AtomicReferenceArray<PublishResult> results = new AtomicReferenceArray<>(messages.size());
+    SendOutcomes outcomes = new SendOutcomes(messages);
     if (closed) {
-      return fillMissing(messages, results, "the publisher is closed", Map.of());
+      return outcomes.results(
+          timeout,
+          i -> null,
+          i ->
+              PublishException.retryable(
+                  messages.get(i).id(), null, "the publisher is closed", null));
     }
     Map<String, List<Integer>> byEntity = new LinkedHashMap<>();
-    Map<Integer, String> entityOf = new java.util.HashMap<>();
+    String[] entityOf = new String[messages.size()];
     for (int i = 0; i < messages.size(); i++) {
-      String entity = resolve(messages.get(i), i, results);
+      String entity = resolve(messages.get(i), i, outcomes);
       if (entity != null) {
         byEntity.computeIfAbsent(entity, e -> new ArrayList<>()).add(i);
-        entityOf.put(i, entity);
+        entityOf[i] = entity;
       }
     }
     List<Future<?>> running = new ArrayList<>();
@@ -102,17 +117,24 @@ public final class ServiceBusEventPublisher implements EventPublisher {
                           mapper,
                           messages,
                           indexes,
-                          results,
+                          outcomes,
                           deadline))));
     } catch (RuntimeException e) {
       LOG.warn("Could not start sending to Service Bus: {}", e.toString());
     }
     awaitAll(running, deadline);
-    return fillMissing(messages, results, null, entityOf);
+    List<PublishResult> results =
+        outcomes.results(
+            timeout, i -> entityOf[i], i -> Failures.notSent(messages.get(i).id(), entityOf[i]));
+    for (PublishResult result : results) {
+      if (result.isUncertain()) {
+        track(result);
+      }
+    }
+    return results;
   }
 
-  private String resolve(
-      OutboxMessage message, int index, AtomicReferenceArray<PublishResult> results) {
+  private String resolve(OutboxMessage message, int index, SendOutcomes outcomes) {
     try {
       String entity = options.entityResolver().apply(message);
       if (entity == null || entity.isBlank()) {
@@ -120,50 +142,47 @@ public final class ServiceBusEventPublisher implements EventPublisher {
       }
       return entity;
     } catch (RuntimeException e) {
-      results.set(
+      outcomes.fail(
           index,
-          PublishResult.failed(
-              message.id(),
-              PublishException.permanent(
-                  message.id(), null, "no entity: " + Failures.describe(e), e)));
+          PublishException.permanent(message.id(), null, "no entity: " + Failures.describe(e), e));
       return null;
     }
   }
 
+  /**
+   * Waits for the entity sends until the deadline. They are not interrupted: each stops by itself
+   * at the deadline, and a send it started is never cancelled (its messages are uncertain).
+   */
   private static void awaitAll(List<Future<?>> running, long deadline) {
     for (Future<?> future : running) {
       try {
         future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (TimeoutException e) {
-        future.cancel(true);
+        // still starting or waiting: it stops at the deadline on its own
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        future.cancel(true);
+        return;
       } catch (Exception e) {
         LOG.warn("Sending to Service Bus failed unexpectedly: {}", e.toString());
       }
     }
   }
 
-  private static List<PublishResult> fillMissing(
-      List<OutboxMessage> messages,
-      AtomicReferenceArray<PublishResult> results,
-      String reason,
-      Map<Integer, String> entityOf) {
-    List<PublishResult> list = new ArrayList<>(messages.size());
-    for (int i = 0; i < messages.size(); i++) {
-      OutboxMessage message = messages.get(i);
-      PublishException failure =
-          reason != null
-              ? PublishException.retryable(message.id(), null, reason, null)
-              : Failures.timedOut(message.id(), entityOf.get(i));
-      results.compareAndSet(i, null, PublishResult.failed(message.id(), failure));
-      list.add(results.get(i));
+  /** Remembers an uncertain send until its final outcome, so that closing can complete it. */
+  private void track(PublishResult result) {
+    CompletableFuture<PublishResult> outcome = result.finalOutcome().toCompletableFuture();
+    uncertain.put(outcome, result);
+    outcome.whenComplete((last, failure) -> uncertain.remove(outcome));
+    if (closed) {
+      completeUncertain();
     }
-    return list;
   }
 
-  /** Closes the senders and their connection. Calling it again does nothing. */
+  /**
+   * Closes the senders and their connection. Calling it again does nothing. The final outcome of a
+   * send still unanswered becomes a retryable failure first: closing the sender ends the send
+   * without an answer, so Service Bus may or may not have the message.
+   */
   @Override
   public void close() {
     if (closed) {
@@ -171,11 +190,26 @@ public final class ServiceBusEventPublisher implements EventPublisher {
     }
     closed = true;
     executor.shutdownNow();
+    completeUncertain();
     try {
       senders.close();
     } catch (RuntimeException e) {
       LOG.warn("Closing the Service Bus senders failed: {}", e.toString());
     }
+  }
+
+  private void completeUncertain() {
+    uncertain.forEach(
+        (outcome, result) ->
+            outcome.complete(
+                PublishResult.failed(
+                    result.messageId(),
+                    PublishException.retryable(
+                        result.messageId(),
+                        result.destination(),
+                        "the publisher closed before Service Bus answered the send; Service Bus"
+                            + " may or may not have the message",
+                        null))));
   }
 
   @Override

@@ -11,7 +11,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * ServiceBusMessageBatch}, sends it when full, and so on, one batch after the other so the order of
  * each aggregate holds. Once a message of an aggregate failed, the later messages of that aggregate
  * in the call are failed too (retryably) instead of overtaking it.
+ *
+ * <p>A send is never cancelled: when the call's deadline passes before it completes, its messages
+ * are uncertain and its completion (success, or the error the SDK reports at the latest when its
+ * try timeout ends the send) is their final outcome, see {@link SendOutcomes}. Nothing of the
+ * entity is sent after such a send, nor after the deadline.
  */
 public final class EntitySend implements Runnable {
 
@@ -30,7 +40,7 @@ public final class EntitySend implements Runnable {
   private final MessageMapper mapper;
   private final List<OutboxMessage> messages;
   private final List<Integer> indexes;
-  private final AtomicReferenceArray<PublishResult> results;
+  private final SendOutcomes outcomes;
   private final long deadlineNanos;
   private final Set<String> failedAggregates = new HashSet<>();
 
@@ -42,7 +52,7 @@ public final class EntitySend implements Runnable {
    * @param mapper maps outbox messages to Service Bus messages
    * @param messages the whole batch of the publish call
    * @param indexes the positions in {@code messages} that go to this entity, in order
-   * @param results where each position's result is put
+   * @param outcomes where each position's outcome goes
    * @param deadlineNanos {@link System#nanoTime()} at which the publish call gives up
    */
   public EntitySend(
@@ -51,14 +61,14 @@ public final class EntitySend implements Runnable {
       MessageMapper mapper,
       List<OutboxMessage> messages,
       List<Integer> indexes,
-      AtomicReferenceArray<PublishResult> results,
+      SendOutcomes outcomes,
       long deadlineNanos) {
     this.entity = entity;
     this.sender = sender;
     this.mapper = mapper;
     this.messages = messages;
     this.indexes = indexes;
-    this.results = results;
+    this.outcomes = outcomes;
     this.deadlineNanos = deadlineNanos;
   }
 
@@ -75,8 +85,9 @@ public final class EntitySend implements Runnable {
       }
       List<Integer> inBatch = new ArrayList<>();
       next = fill(batch, next, inBatch);
-      if (!inBatch.isEmpty()) {
-        send(batch, inBatch);
+      if (!inBatch.isEmpty() && !send(batch, inBatch)) {
+        notSentFrom(next);
+        return;
       }
     }
   }
@@ -109,19 +120,55 @@ public final class EntitySend implements Runnable {
     return next;
   }
 
-  private void send(ServiceBusMessageBatch batch, List<Integer> inBatch) {
+  /**
+   * Sends one batch and waits for it until the deadline.
+   *
+   * @return {@code true} when it completed in time (sent or failed), so the next may go
+   */
+  private boolean send(ServiceBusMessageBatch batch, List<Integer> inBatch) {
+    if (!outcomes.start(inBatch)) {
+      inBatch.forEach(index -> fail(index, notSent(index)));
+      return false;
+    }
+    CompletableFuture<Void> sent;
     try {
-      sender.sendMessages(batch).block(remaining());
-      for (int index : inBatch) {
-        results.compareAndSet(index, null, PublishResult.published(messages.get(index).id()));
-      }
-      LOG.debug("Sent {} messages to {}", inBatch.size(), entity);
+      // Subscribed here and never cancelled: the SDK's answer is the final outcome even when it
+      // comes after the deadline.
+      sent = sender.sendMessages(batch).toFuture();
     } catch (RuntimeException e) {
-      LOG.debug("Send of {} messages to {} failed: {}", inBatch.size(), entity, e.toString());
-      for (int index : inBatch) {
-        OutboxMessage message = messages.get(index);
-        fail(index, Failures.of(message.id(), entity, "send", e));
-      }
+      sent = CompletableFuture.failedFuture(e);
+    }
+    sent.whenComplete((done, error) -> settle(inBatch, error));
+    try {
+      sent.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+      settle(inBatch, null); // final now, whichever thread runs the callback
+      LOG.debug("Sent {} messages to {}", inBatch.size(), entity);
+      return true;
+    } catch (ExecutionException e) {
+      settle(inBatch, e.getCause());
+      LOG.debug("Send of {} messages to {} failed: {}", inBatch.size(), entity, e.getCause());
+      inBatch.forEach(index -> failedAggregates.add(messages.get(index).aggregateId()));
+      return true;
+    } catch (TimeoutException e) {
+      LOG.debug("No answer to the send of {} messages to {} in time", inBatch.size(), entity);
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** The final outcome of the messages of a send, from its completion. */
+  private void settle(List<Integer> inBatch, Throwable error) {
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    for (int index : inBatch) {
+      UUID id = messages.get(index).id();
+      outcomes.complete(
+          index,
+          cause == null
+              ? PublishResult.published(id)
+              : PublishResult.failed(id, Failures.sendFailed(id, entity, cause)));
     }
   }
 
@@ -133,10 +180,21 @@ public final class EntitySend implements Runnable {
     }
   }
 
+  private void notSentFrom(int from) {
+    for (int i = from; i < indexes.size(); i++) {
+      int index = indexes.get(i);
+      fail(index, notSent(index));
+    }
+  }
+
   private void fail(int index, PublishException failure) {
     OutboxMessage message = messages.get(index);
     failedAggregates.add(message.aggregateId());
-    results.compareAndSet(index, null, PublishResult.failed(message.id(), failure));
+    outcomes.fail(index, failure);
+  }
+
+  private PublishException notSent(int index) {
+    return Failures.notSent(messages.get(index).id(), entity);
   }
 
   private PublishException earlierFailed(OutboxMessage message) {

@@ -71,18 +71,57 @@ public final class Failures {
   }
 
   /**
-   * A retryable failure for a message not acknowledged within the publish timeout.
+   * The failure of a message whose send completed with an error. When the SDK gave up waiting for
+   * Service Bus (its try timeout), the message may have been stored all the same, and it says so.
+   *
+   * @param id the outbox id
+   * @param entity the queue or topic
+   * @param failure what the send completed with
+   * @return a retryable or permanent publish exception
+   */
+  public static PublishException sendFailed(UUID id, String entity, Throwable failure) {
+    if (!isTimeout(failure)) {
+      return of(id, entity, "send", failure);
+    }
+    return new PublishException(
+        id,
+        entity,
+        !isPermanent(failure),
+        "send failed: "
+            + describe(failure)
+            + "; no answer within the SDK's try timeout, so Service Bus may or may not have the"
+            + " message (duplicate detection on the entity drops a resend)",
+        failure);
+  }
+
+  /**
+   * A retryable failure for a message that was not sent: the publish timeout ran out before its
+   * send could start (no connection or batch in time, or an earlier send to its entity still
+   * unanswered).
    *
    * @param id the outbox id
    * @param entity the queue or topic
    * @return the exception
    */
-  public static PublishException timedOut(UUID id, String entity) {
+  public static PublishException notSent(UUID id, String entity) {
     return PublishException.retryable(
         id,
         entity,
-        "Service Bus did not acknowledge the message within the publish timeout",
+        "not sent: the publish timeout ran out before its send could start (Service Bus"
+            + " unreachable or slow)",
         new TimeoutException());
+  }
+
+  private static boolean isTimeout(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutException) {
+        return true;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
   }
 
   /**

@@ -35,6 +35,27 @@ class FailuresTest {
   }
 
   @Test
+  void aSendTheSdkGaveUpOnAtItsTryTimeoutMayHaveLandedAndSaysSo() {
+    UUID id = UUID.randomUUID();
+    PublishException timedOut =
+        Failures.sendFailed(
+            id,
+            "orders",
+            new ServiceBusException(
+                new java.util.concurrent.TimeoutException("Did not observe any item"),
+                ServiceBusErrorSource.SEND));
+    PublishException refused =
+        Failures.sendFailed(id, "orders", serviceBus(AmqpErrorCondition.UNAUTHORIZED_ACCESS));
+
+    assertThat(timedOut.isRetryable()).isTrue();
+    assertThat(timedOut)
+        .hasMessageContaining("send failed")
+        .hasMessageContaining("may or may not have the message");
+    assertThat(refused.isRetryable()).isFalse();
+    assertThat(refused).hasMessageNotContaining("may or may not");
+  }
+
+  @Test
   void theFailureNamesMessageEntityAndCause() {
     UUID id = UUID.randomUUID();
     PublishException failure =

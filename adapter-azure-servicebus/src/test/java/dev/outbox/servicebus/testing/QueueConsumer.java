@@ -97,7 +97,11 @@ public final class QueueConsumer implements AutoCloseable {
         .receiver()
         .queueName(queue)
         .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
-        .prefetchCount(500)
+        // At most the SDK's delivery buffer (Reactor's small buffer, 256): a larger prefetch lets a
+        // backlog overflow it, and the SDK then closes the link ("delivery-buffer-overflow") and
+        // opens a new one without an error downstream, losing what it had prefetched, which the
+        // broker already deleted in this mode.
+        .prefetchCount(200)
         .buildAsyncClient();
   }
 
