@@ -1,4 +1,4 @@
-package dev.outbox.rabbitmq.testing;
+package dev.outbox.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,10 +11,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A TCP proxy on a local port in front of the broker, so that a test can cut the publisher's
+ * A TCP proxy on a local port in front of a broker, so that a test can cut the publisher's
  * connection in the middle of a batch (a lost network, seen from the client) or stall it (a broker
- * that is reachable but does not answer) without touching the shared broker. It keeps listening
- * after a cut, so the client's automatic recovery can reconnect.
+ * that is reachable but does not answer: what either side sends is held, the connection stays open)
+ * without touching the shared broker. It keeps listening after a cut, so the client can reconnect.
+ * Used by the RabbitMQ and Service Bus adapters' tests.
  */
 public final class TcpProxy implements AutoCloseable {
 
