@@ -1,6 +1,7 @@
 package dev.outbox.internal;
 
 import dev.outbox.OutboxOptions;
+import dev.outbox.spi.ClaimRequest;
 import dev.outbox.spi.HeadOutcome;
 import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.OutboxStore;
@@ -55,7 +56,6 @@ final class Pipeline implements AutoCloseable {
   private final BatchCycle cycle;
   private final OutboxStore store;
   private final Clock clock;
-  private final Duration lease;
   private final Duration shutdownTimeout;
   private final String instanceId;
   private final LeasedQueue leased;
@@ -73,7 +73,6 @@ final class Pipeline implements AutoCloseable {
     this.cycle = cycle;
     this.store = store;
     this.clock = clock;
-    this.lease = options.leaseDuration();
     this.shutdownTimeout = options.shutdownTimeout();
     this.instanceId = options.instanceId();
     this.leased = leased;
@@ -227,8 +226,10 @@ final class Pipeline implements AutoCloseable {
     if (outcomes.isEmpty() && !claim) {
       return Stored.NOTHING;
     }
-    Instant leaseUntil = clock.instant().plus(lease);
-    List<LeasedHead> claimed = store.recordAndClaim(outcomes, cycle.claimRequest(claim));
+    ClaimRequest request = cycle.claimRequest(claim);
+    // Claimed heads get the whole lease, continued ones at least its kept part: count on the less.
+    Instant leaseUntil = clock.instant().plus(request.keptLease());
+    List<LeasedHead> claimed = store.recordAndClaim(outcomes, request);
     return new Stored(claimed, leaseUntil, Duration.ofNanos(System.nanoTime() - start));
   }
 

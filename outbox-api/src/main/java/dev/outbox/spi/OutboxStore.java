@@ -38,9 +38,10 @@ public interface OutboxStore {
   /**
    * Records the outcomes of published heads and then claims, in one transaction. A {@link
    * HeadOutcome.Delivered} head with more messages behind its cursor stays leased to the holder
-   * under the same token and comes back first with its next messages (a continuation, no claim);
-   * then, when {@link ClaimRequest#newHeads()}, new heads are claimed as {@link #claim} does for
-   * what is left of the limit.
+   * under the same token, for at least {@link ClaimRequest#keptLease()} from the transaction's
+   * start, and comes back first with its next messages (a continuation, no claim); then, when
+   * {@link ClaimRequest#newHeads()}, new heads are claimed as {@link #claim} does for what is left
+   * of the limit.
    *
    * @param outcomes one outcome per head the holder publishes no more of
    * @param request the holder and what to read or claim

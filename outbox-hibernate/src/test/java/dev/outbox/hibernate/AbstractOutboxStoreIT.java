@@ -262,6 +262,20 @@ abstract class AbstractOutboxStoreIT {
   }
 
   @Test
+  void aContinuedHeadWhoseLeaseRunsShortIsRenewedInFull() {
+    String aggregate = write(1, 3).get(0);
+    List<LeasedHead> first = claim("a", 1, Duration.ofSeconds(2));
+    Instant before = outbox.availableAt("PurchaseOrder", aggregate);
+
+    List<LeasedHead> next = store.recordAndClaim(delivered(first), readOn("a"));
+
+    assertThat(next).singleElement().extracting(LeasedHead::lease).isEqualTo(first.get(0).lease());
+    assertThat(Duration.between(before, outbox.availableAt("PurchaseOrder", aggregate)))
+        .as("2 s left, less than the kept part of the lease: renewed to the whole lease")
+        .isGreaterThan(readOn("a").keptLease().minusSeconds(2));
+  }
+
+  @Test
   void aStaleHolderChangesNothingOnceItsLeaseWasTakenOver() {
     List<String> aggregates = write(1, 2);
     List<LeasedHead> lost = claim("crashed", 10, Duration.ofSeconds(1));

@@ -1,6 +1,7 @@
 package dev.outbox.hibernate.internal;
 
 import dev.outbox.OutboxOptions;
+import dev.outbox.spi.ClaimRequest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,9 +32,14 @@ final class PostgresHeadStatements {
             + " h SET claimed_by = CASE WHEN "
             + keep
             + " THEN h.claimed_by ELSE NULL END,"
-            + " available_at = statement_timestamp() + make_interval(secs => CASE WHEN "
+            // A kept lease with its kept part left stays as it is: the row's indexed due_at does
+            // not change, so PostgreSQL updates it on its page (HOT) without touching an index.
+            + " available_at = CASE WHEN "
             + keep
-            + " THEN ?::float8 ELSE o.after END),"
+            + " AND h.available_at >= statement_timestamp() + make_interval(secs => ?::float8)"
+            + " THEN h.available_at ELSE statement_timestamp() + make_interval(secs => CASE WHEN "
+            + keep
+            + " THEN ?::float8 ELSE o.after END) END,"
             + " attempts = CASE WHEN o.failed THEN o.attempts WHEN "
             + moved
             + " THEN 0 ELSE h.attempts END,"
@@ -206,8 +212,8 @@ final class PostgresHeadStatements {
   }
 
   /**
-   * Binds the record's parameters: the kept leases' length, then one array per column of the
-   * changes.
+   * Binds the record's parameters: the part of a kept lease that must be left for it to stay as it
+   * is, the length of a renewed one, then one array per column of the changes.
    *
    * @return the index of the next parameter
    */
@@ -241,18 +247,20 @@ final class PostgresHeadStatements {
       errors[k] = HeadRecorder.storable(change.error());
       held[k] = change.held();
     }
-    statement.setDouble(1, seconds(continueFor == null ? Duration.ZERO : continueFor));
-    statement.setArray(2, connection.createArrayOf("varchar", types));
-    statement.setArray(3, connection.createArrayOf("varchar", ids));
-    statement.setArray(4, connection.createArrayOf("bigint", tokens));
-    statement.setArray(5, connection.createArrayOf("bigint", delivered));
-    statement.setArray(6, connection.createArrayOf("boolean", keep));
-    statement.setArray(7, connection.createArrayOf("float8", after));
-    statement.setArray(8, connection.createArrayOf("boolean", failed));
-    statement.setArray(9, connection.createArrayOf("int4", attempts));
-    statement.setArray(10, connection.createArrayOf("text", errors));
-    statement.setArray(11, connection.createArrayOf("boolean", held));
-    return 12;
+    Duration lease = continueFor == null ? Duration.ZERO : continueFor;
+    statement.setDouble(1, seconds(ClaimRequest.keptPartOf(lease)));
+    statement.setDouble(2, seconds(lease));
+    statement.setArray(3, connection.createArrayOf("varchar", types));
+    statement.setArray(4, connection.createArrayOf("varchar", ids));
+    statement.setArray(5, connection.createArrayOf("bigint", tokens));
+    statement.setArray(6, connection.createArrayOf("bigint", delivered));
+    statement.setArray(7, connection.createArrayOf("boolean", keep));
+    statement.setArray(8, connection.createArrayOf("float8", after));
+    statement.setArray(9, connection.createArrayOf("boolean", failed));
+    statement.setArray(10, connection.createArrayOf("int4", attempts));
+    statement.setArray(11, connection.createArrayOf("text", errors));
+    statement.setArray(12, connection.createArrayOf("boolean", held));
+    return 13;
   }
 
   private static String prefixed(String columns) {

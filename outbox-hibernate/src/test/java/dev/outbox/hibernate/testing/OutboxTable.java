@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -141,6 +142,27 @@ public final class OutboxTable {
         .filter(h -> h.aggregateType().equals(aggregateType) && h.aggregateId().equals(aggregateId))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no head for " + aggregateType + '/' + aggregateId));
+  }
+
+  /** When the head's lease (or retry wait) ends, as the database stores it. */
+  public Instant availableAt(String aggregateType, String aggregateId) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT available_at FROM "
+                    + heads
+                    + " WHERE aggregate_type = ? AND aggregate_id = ?")) {
+      statement.setString(1, aggregateType);
+      statement.setString(2, aggregateId);
+      try (ResultSet result = statement.executeQuery()) {
+        if (!result.next()) {
+          throw new AssertionError("no head for " + aggregateType + '/' + aggregateId);
+        }
+        return result.getTimestamp(1).toInstant();
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /**
