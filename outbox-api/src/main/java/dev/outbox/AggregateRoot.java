@@ -99,7 +99,8 @@ public abstract class AggregateRoot {
    * broker.
    *
    * @return {@code null} by default, which means "the entity identifier"; override to use another
-   *     stable business key
+   *     stable business key. An override must not return {@code null} while the aggregate has
+   *     pending events: the flush fails, naming the class, and the transaction rolls back
    */
   public String aggregateId() {
     return null;

@@ -471,6 +471,13 @@ public final class OutboxOptions {
     private int batchSize = DEFAULT_BATCH_SIZE;
     private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
     private RetryPolicy retryPolicy = DEFAULT_RETRY_POLICY;
+
+    /** The longest {@link #publishTimeout(Duration)}, in minutes. */
+    public static final int MAX_PUBLISH_TIMEOUT_MINUTES = 10;
+
+    /** The longest {@link #leaseDuration(Duration)}, in hours. */
+    public static final int MAX_LEASE_HOURS = 1;
+
     private Duration publishTimeout = DEFAULT_PUBLISH_TIMEOUT;
     private Duration leaseDuration = DEFAULT_LEASE_DURATION;
     private Duration retention = DEFAULT_RETENTION;
@@ -609,22 +616,33 @@ public final class OutboxOptions {
     /**
      * Sets {@link OutboxOptions#publishTimeout()}.
      *
-     * @param timeout &gt; 0 and shorter than the lease
+     * @param timeout &gt; 0, at most {@value #MAX_PUBLISH_TIMEOUT_MINUTES} minutes, and shorter
+     *     than the lease
      * @return this builder
      */
     public Builder publishTimeout(Duration timeout) {
-      this.publishTimeout = positive("publishTimeout", timeout);
+      this.publishTimeout =
+          atMost(
+              "publishTimeout",
+              positive("publishTimeout", timeout),
+              Duration.ofMinutes(MAX_PUBLISH_TIMEOUT_MINUTES),
+              "a broker that has not answered in that time is down; the batch is retried");
       return this;
     }
 
     /**
      * Sets {@link OutboxOptions#leaseDuration()}.
      *
-     * @param lease longer than the publish timeout
+     * @param lease longer than the publish timeout, at most {@value #MAX_LEASE_HOURS} hour(s)
      * @return this builder
      */
     public Builder leaseDuration(Duration lease) {
-      this.leaseDuration = positive("leaseDuration", lease);
+      this.leaseDuration =
+          atMost(
+              "leaseDuration",
+              positive("leaseDuration", lease),
+              Duration.ofHours(MAX_LEASE_HOURS),
+              "the aggregates of an instance that stopped without closing wait that long");
       return this;
     }
 
@@ -831,6 +849,14 @@ public final class OutboxOptions {
 
     private static Duration positive(String field, Duration value) {
       RetryPolicy.requirePositive(field, value);
+      return value;
+    }
+
+    private static Duration atMost(String field, Duration value, Duration max, String why) {
+      if (value.compareTo(max) > 0) {
+        throw new IllegalArgumentException(
+            field + " must be at most " + max + " (" + why + "), but was " + value);
+      }
       return value;
     }
 

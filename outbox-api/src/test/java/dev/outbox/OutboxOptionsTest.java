@@ -114,11 +114,30 @@ class OutboxOptionsTest {
   @Test
   void durationsSoLongThatTimeArithmeticWouldOverflowAreRefused() {
     Duration tooLong = Duration.ofDays(36_501);
-    assertThatThrownBy(() -> OutboxOptions.builder().leaseDuration(tooLong))
-        .hasMessage("leaseDuration must be at most PT876000H (100 years), but was " + tooLong);
     assertThatThrownBy(() -> OutboxOptions.builder().retention(tooLong))
         .hasMessageStartingWith("retention must be at most");
     assertThatThrownBy(() -> RetryPolicy.fixed(tooLong))
         .hasMessageStartingWith("delay must be at most");
+  }
+
+  @Test
+  void aPublishTimeoutOrALeaseOfDaysIsRefusedWithTheBoundAndWhy() {
+    Duration days = Duration.ofDays(1_000);
+    assertThatThrownBy(() -> OutboxOptions.builder().publishTimeout(days))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "publishTimeout must be at most PT10M (a broker that has not answered in that time is"
+                + " down; the batch is retried), but was PT24000H");
+    assertThatThrownBy(() -> OutboxOptions.builder().leaseDuration(days))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "leaseDuration must be at most PT1H (the aggregates of an instance that stopped without"
+                + " closing wait that long), but was PT24000H");
+    OutboxOptions longest =
+        OutboxOptions.builder()
+            .publishTimeout(Duration.ofMinutes(10))
+            .leaseDuration(Duration.ofHours(1))
+            .build();
+    assertThat(longest.leaseDuration()).isEqualTo(Duration.ofHours(1));
   }
 }

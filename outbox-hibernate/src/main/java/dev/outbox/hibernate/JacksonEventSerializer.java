@@ -3,6 +3,7 @@ package dev.outbox.hibernate;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -14,8 +15,11 @@ import java.util.Objects;
 /**
  * Serializes events to JSON with Jackson. Thread-safe.
  *
- * <p>The default mapper writes {@code java.time} values as ISO-8601 strings, knows {@code
- * Optional}, and accepts events without properties. Hand in your own {@link ObjectMapper} to
+ * <p>The default mapper writes {@code java.time} values as ISO-8601 strings and knows {@code
+ * Optional}. An event record without components is written as {@code {}}; a value inside an event
+ * in which Jackson sees no properties (private fields, no getters) fails the flush instead of being
+ * written as {@code {}}, which would lose its data: give it getters, annotate its fields with
+ * {@code @JsonProperty}, or register a serializer for it. Hand in your own {@link ObjectMapper} to
  * control the JSON:
  *
  * <pre>{@code
@@ -43,14 +47,14 @@ public final class JacksonEventSerializer implements EventSerializer {
   /**
    * The mapper used when none is handed in.
    *
-   * @return a new mapper with the Java time and JDK 8 modules, ISO dates, empty beans allowed
+   * @return a new mapper with the Java time and JDK 8 modules and ISO dates; values without
+   *     properties fail ({@link SerializationFeature#FAIL_ON_EMPTY_BEANS} stays on)
    */
   public static ObjectMapper defaultMapper() {
     return JsonMapper.builder()
         .addModule(new JavaTimeModule())
         .addModule(new Jdk8Module())
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
         .build();
   }
 
@@ -58,11 +62,30 @@ public final class JacksonEventSerializer implements EventSerializer {
   public String serialize(DomainEvent event) {
     try {
       return mapper.writeValueAsString(event);
-    } catch (JsonProcessingException e) {
+    } catch (InvalidDefinitionException e) {
+      if (e.getType() == null || !e.getOriginalMessage().startsWith("No serializer found")) {
+        throw failed(event, e);
+      }
+      // Jackson's own hint (disable FAIL_ON_EMPTY_BEANS) would write the value as {} and lose it.
       throw new OutboxException(
-          "Jackson cannot serialize " + event.getClass().getName() + ": " + e.getOriginalMessage(),
+          "Jackson cannot serialize "
+              + event.getClass().getName()
+              + ": it sees no properties in "
+              + e.getType().getRawClass().getName()
+              + " at "
+              + e.getPathReference()
+              + ". Give that class getters or @JsonProperty fields, or register a serializer for"
+              + " it in the ObjectMapper; writing it as {} would lose its data.",
           e);
+    } catch (JsonProcessingException e) {
+      throw failed(event, e);
     }
+  }
+
+  private static OutboxException failed(DomainEvent event, JsonProcessingException e) {
+    return new OutboxException(
+        "Jackson cannot serialize " + event.getClass().getName() + ": " + e.getOriginalMessage(),
+        e);
   }
 
   @Override

@@ -10,6 +10,7 @@ import dev.outbox.hibernate.testing.Emfs;
 import dev.outbox.hibernate.testing.OutboxTable;
 import dev.outbox.hibernate.testing.OutboxTable.Row;
 import dev.outbox.hibernate.testing.PurchaseOrder;
+import dev.outbox.hibernate.testing.Shipment;
 import dev.outbox.hibernate.testing.StatementCounter;
 import dev.outbox.hibernate.testing.TestDatabase;
 import dev.outbox.hibernate.testing.TestEvents;
@@ -235,17 +236,67 @@ abstract class AbstractWritePathIT {
   @Test
   void unserializableEventRollsBackTheBusinessTransaction() {
     long id = IDS.getAndIncrement();
+    assertCommitFailsAndNothingIsWritten(
+        id,
+        order -> order.announce(new TestEvents.Unserializable("x")),
+        "Cannot serialize event " + TestEvents.Unserializable.class.getName(),
+        "value is not available");
+  }
+
+  @Test
+  void anEventHoldingAValueJacksonSeesNoPropertiesInRollsBackTheBusinessTransaction() {
+    long id = IDS.getAndIncrement();
+    assertCommitFailsAndNothingIsWritten(
+        id,
+        order -> order.announce(new TestEvents.PriceChanged(id, new TestEvents.Money(5, "EUR"))),
+        "no properties in " + TestEvents.Money.class.getName());
+  }
+
+  @Test
+  void anAggregateIdOverrideThatReturnsNullRollsBackNamingTheClass() {
+    long id = IDS.getAndIncrement();
+    EntityManager em = emf.createEntityManager();
+    try {
+      em.getTransaction().begin();
+      em.persist(Shipment.ship(id, null));
+      assertThatThrownBy(() -> em.getTransaction().commit())
+          .hasStackTraceContaining(OutboxException.class.getName())
+          .hasStackTraceContaining(Shipment.class.getName() + ".aggregateId() returned null");
+    } finally {
+      if (em.getTransaction().isActive()) {
+        em.getTransaction().rollback();
+      }
+      em.close();
+    }
+    assertThat(outbox.rows()).isEmpty();
+    inTransaction(e -> assertThat(e.find(Shipment.class, id)).isNull());
+  }
+
+  @Test
+  void anAggregateIdOverrideKeysTheEventsByItsBusinessKey() {
+    inTransaction(em -> em.persist(Shipment.ship(IDS.getAndIncrement(), "TRACK-1")));
+
+    assertThat(outbox.rows()).extracting(Row::aggregateId).containsExactly("TRACK-1");
+  }
+
+  /**
+   * Persists an order, changes it, and checks that the commit fails with an {@link OutboxException}
+   * whose stack trace holds every message, and that it left nothing.
+   */
+  private void assertCommitFailsAndNothingIsWritten(
+      long id, Consumer<PurchaseOrder> change, String... messages) {
     EntityManager em = emf.createEntityManager();
     try {
       em.getTransaction().begin();
       PurchaseOrder order = PurchaseOrder.place(id, BigDecimal.ONE);
-      order.announce(new TestEvents.Unserializable("x"));
+      change.accept(order);
       em.persist(order);
-      assertThatThrownBy(() -> em.getTransaction().commit())
-          .hasStackTraceContaining(OutboxException.class.getName())
-          .hasStackTraceContaining(
-              "Cannot serialize event " + TestEvents.Unserializable.class.getName())
-          .hasStackTraceContaining("value is not available");
+      var thrown =
+          assertThatThrownBy(() -> em.getTransaction().commit())
+              .hasStackTraceContaining(OutboxException.class.getName());
+      for (String message : messages) {
+        thrown.hasStackTraceContaining(message);
+      }
     } finally {
       if (em.getTransaction().isActive()) {
         em.getTransaction().rollback();

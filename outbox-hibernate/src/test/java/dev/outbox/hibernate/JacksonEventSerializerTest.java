@@ -16,6 +16,24 @@ class JacksonEventSerializerTest {
 
   record Empty() implements DomainEvent {}
 
+  /** A value with private fields and no getters: Jackson sees no properties in it. */
+  static final class Money {
+    private final long cents;
+    private final String currency;
+
+    Money(long cents, String currency) {
+      this.cents = cents;
+      this.currency = currency;
+    }
+
+    @Override
+    public String toString() {
+      return cents + " " + currency;
+    }
+  }
+
+  record PriceChanged(String id, Money price) implements DomainEvent {}
+
   record Broken(String value) implements DomainEvent {
     @Override
     public String value() {
@@ -50,5 +68,18 @@ class JacksonEventSerializerTest {
         .isInstanceOf(OutboxException.class)
         .hasMessageContaining(Broken.class.getName())
         .hasMessageContaining("nope");
+  }
+
+  @Test
+  void aValueWithoutPropertiesFailsInsteadOfBeingWrittenAsAnEmptyObject() {
+    assertThatThrownBy(
+            () ->
+                new JacksonEventSerializer()
+                    .serialize(new PriceChanged("p-1", new Money(5, "EUR"))))
+        .isInstanceOf(OutboxException.class)
+        .hasMessageContaining(PriceChanged.class.getName())
+        .hasMessageContaining("no properties in " + Money.class.getName())
+        .hasMessageContaining("[\"price\"]")
+        .hasMessageNotContaining("disable");
   }
 }

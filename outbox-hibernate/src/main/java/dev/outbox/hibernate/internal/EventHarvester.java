@@ -16,6 +16,19 @@ final class EventHarvester {
 
   private static final int MAX_NAME_LENGTH = 255;
 
+  /** Whether a class overrides {@link AggregateRoot#aggregateId()}, whose default is null. */
+  private static final ClassValue<Boolean> OVERRIDES_AGGREGATE_ID =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+          try {
+            return type.getMethod("aggregateId").getDeclaringClass() != AggregateRoot.class;
+          } catch (NoSuchMethodException e) {
+            return false;
+          }
+        }
+      };
+
   private final EventSerializer serializer;
   private final RowHeaders headers;
   private final Clock clock;
@@ -87,6 +100,14 @@ final class EventHarvester {
 
   private static String aggregateId(AggregateRoot aggregate, Object entityId) {
     String id = aggregate.aggregateId();
+    if (id == null && OVERRIDES_AGGREGATE_ID.get(aggregate.getClass())) {
+      throw new OutboxException(
+          aggregate.getClass().getName()
+              + ".aggregateId() returned null. It overrides AggregateRoot.aggregateId(), so it must"
+              + " return the key of the aggregate that has pending events (or not override it, to"
+              + " use the entity identifier). The flush failed and the transaction must roll back;"
+              + " nothing was written.");
+    }
     if (id == null) {
       if (entityId == null) {
         throw new OutboxException(

@@ -24,7 +24,7 @@ public final class Emfs {
   public static SessionFactory create(DataSource dataSource, Map<String, Object> settings) {
     HibernatePersistenceConfiguration configuration =
         new HibernatePersistenceConfiguration("outbox-test")
-            .managedClasses(PurchaseOrder.class, OrderLine.class)
+            .managedClasses(PurchaseOrder.class, OrderLine.class, Shipment.class)
             .property("hibernate.connection.datasource", dataSource)
             .property(SCHEMA_ACTION, "drop-and-create");
     settings.forEach(configuration::property);

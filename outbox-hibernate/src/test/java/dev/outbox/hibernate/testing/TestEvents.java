@@ -36,4 +36,23 @@ public final class TestEvents {
       throw new IllegalStateException("value is not available");
     }
   }
+
+  /** A value with private fields and no getters: Jackson sees no properties in it. */
+  public static final class Money {
+    private final long cents;
+    private final String currency;
+
+    public Money(long cents, String currency) {
+      this.cents = cents;
+      this.currency = currency;
+    }
+
+    @Override
+    public String toString() {
+      return cents + " " + currency;
+    }
+  }
+
+  /** An event whose price Jackson would write as {@code {}} if empty values were allowed. */
+  public record PriceChanged(long orderId, Money price) implements DomainEvent {}
 }
