@@ -6,7 +6,9 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.slf4j.event.Level;
@@ -133,6 +135,48 @@ public final class OutboxOptions {
    */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * Options read from settings under a prefix, defaults where a key is absent. Keys are the
+   * options' names in kebab-case, dotted ({@code outbox.batch-size}) or in environment form ({@code
+   * OUTBOX_BATCH_SIZE}); durations as {@code 500ms}, {@code 5s}, {@code 2m} or ISO-8601. The retry
+   * policy is read as {@code retry-initial-delay}, {@code retry-multiplier}, {@code
+   * retry-max-delay} and {@code retry-jitter}. The adapters' sections ({@code outbox.kafka.*} ...)
+   * are left to them; any other unknown key under the prefix is an error that lists the known keys.
+   * What is code (serializer, listeners, header providers) is set on {@link Builder#bind(Map,
+   * String) a builder}.
+   *
+   * @param values the settings, for example {@code System.getenv()}
+   * @param prefix the prefix, for example {@code outbox} or {@code OUTBOX_}
+   * @return the options
+   * @throws IllegalArgumentException naming the key of an unknown option or a bad value
+   */
+  public static OutboxOptions fromMap(Map<String, String> values, String prefix) {
+    return builder().bind(values, prefix).build();
+  }
+
+  /**
+   * The same from properties.
+   *
+   * @param properties the properties
+   * @param prefix the prefix, for example {@code outbox}
+   * @return the options
+   * @throws IllegalArgumentException naming the key of an unknown option or a bad value
+   * @see #fromMap(Map, String)
+   */
+  public static OutboxOptions fromProperties(Properties properties, String prefix) {
+    return builder().bind(properties, prefix).build();
+  }
+
+  /**
+   * The keys {@link #fromMap} reads under a prefix, in dotted form.
+   *
+   * @param prefix the prefix, for example {@code outbox}
+   * @return the keys, for example {@code outbox.batch-size}
+   */
+  public static List<String> keys(String prefix) {
+    return OutboxOptionsKeys.BINDER.keys(prefix);
   }
 
   /**
@@ -518,6 +562,39 @@ public final class OutboxOptions {
       headerProviders.addAll(options.headerProviders);
       failureLogLevel = options.failureLogLevel;
       leaseOnWrite = options.leaseOnWrite;
+    }
+
+    /**
+     * Sets every option the settings hold under the prefix: see {@link OutboxOptions#fromMap}.
+     *
+     * @param values the settings, for example {@code System.getenv()}
+     * @param prefix the prefix, for example {@code outbox} or {@code OUTBOX_}
+     * @return this builder
+     * @throws IllegalArgumentException naming the key of an unknown option or a bad value
+     */
+    public Builder bind(Map<String, String> values, String prefix) {
+      return OutboxOptionsKeys.BINDER
+          .bind(values, prefix, new OutboxOptionsKeys.Target(this))
+          .finish();
+    }
+
+    /**
+     * Sets every option the properties hold under the prefix: see {@link OutboxOptions#fromMap}.
+     *
+     * @param properties the properties
+     * @param prefix the prefix, for example {@code outbox}
+     * @return this builder
+     * @throws IllegalArgumentException naming the key of an unknown option or a bad value
+     */
+    public Builder bind(Properties properties, String prefix) {
+      return OutboxOptionsKeys.BINDER
+          .bind(properties, prefix, new OutboxOptionsKeys.Target(this))
+          .finish();
+    }
+
+    /** The retry policy set so far, for the keys that change a part of it. */
+    RetryPolicy currentRetryPolicy() {
+      return retryPolicy;
     }
 
     /**

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.slf4j.event.Level;
 
 class OutboxOptionsTest {
 
@@ -139,5 +143,53 @@ class OutboxOptionsTest {
             .leaseDuration(Duration.ofHours(1))
             .build();
     assertThat(longest.leaseDuration()).isEqualTo(Duration.ofHours(1));
+  }
+
+  @Test
+  void optionsAreReadFromPropertiesAndFromTheEnvironmentWithTheSameKeys() {
+    Properties properties = new Properties();
+    properties.setProperty("outbox.batch-size", "250");
+    properties.setProperty("outbox.poll-interval", "200ms");
+    properties.setProperty("outbox.lease-duration", "2m");
+    properties.setProperty("outbox.retry-initial-delay", "PT2S");
+    properties.setProperty("outbox.hold-aggregate-on-dead-letter", "true");
+    properties.setProperty("outbox.failure-log-level", "error");
+    properties.setProperty("outbox.kafka.bootstrap-servers", "left to the Kafka adapter");
+    Map<String, String> environment =
+        Map.of(
+            "OUTBOX_BATCH_SIZE", "250",
+            "OUTBOX_POLL_INTERVAL", "200ms",
+            "OUTBOX_LEASE_DURATION", "2m",
+            "OUTBOX_RETRY_INITIAL_DELAY", "2s",
+            "OUTBOX_HOLD_AGGREGATE_ON_DEAD_LETTER", "TRUE",
+            "OUTBOX_FAILURE_LOG_LEVEL", "ERROR",
+            "HOME", "/root");
+
+    for (OutboxOptions options :
+        List.of(
+            OutboxOptions.fromProperties(properties, "outbox"),
+            OutboxOptions.fromMap(environment, "OUTBOX_"))) {
+      assertThat(options.batchSize()).isEqualTo(250);
+      assertThat(options.pollInterval()).isEqualTo(Duration.ofMillis(200));
+      assertThat(options.leaseDuration()).isEqualTo(Duration.ofMinutes(2));
+      assertThat(options.retryPolicy().initialDelay()).isEqualTo(Duration.ofSeconds(2));
+      assertThat(options.retryPolicy().maxDelay())
+          .isEqualTo(OutboxOptions.DEFAULT_RETRY_POLICY.maxDelay());
+      assertThat(options.holdAggregateOnDeadLetter()).isTrue();
+      assertThat(options.failureLogLevel()).isEqualTo(Level.ERROR);
+    }
+  }
+
+  @Test
+  void anUnknownOutboxKeyOrABadValueNamesTheKey() {
+    assertThatThrownBy(() -> OutboxOptions.fromMap(Map.of("OUTBOX_BATCHSIZE", "5"), "OUTBOX"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Unknown outbox option OUTBOX_BATCHSIZE; the known keys are")
+        .hasMessageContaining("outbox.batch-size");
+    assertThatThrownBy(() -> OutboxOptions.fromMap(Map.of("outbox.batch-size", "0"), "outbox"))
+        .hasMessageStartingWith("outbox.batch-size: batchSize must be");
+    assertThatThrownBy(
+            () -> OutboxOptions.fromMap(Map.of("outbox.publish-timeout", "1d"), "outbox"))
+        .hasMessageStartingWith("outbox.publish-timeout: publishTimeout must be at most PT10M");
   }
 }
