@@ -1,10 +1,11 @@
 package dev.outbox.kafka;
 
 import dev.outbox.OutboxMessage;
-import dev.outbox.kafka.internal.OptionsBinder;
 import dev.outbox.kafka.internal.ProducerSettings;
+import dev.outbox.spi.OptionsBinder;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -23,7 +24,7 @@ import java.util.function.Function;
  *     .producerProperty("security.protocol", "SASL_SSL")
  *     .producerProperty("sasl.jaas.config", secret)            // never shown by toString()
  *     .build();
- * // or from the environment: KafkaPublisherOptions.fromProperties(props, "outbox.kafka.")
+ * // or from the environment: KafkaPublisherOptions.fromMap(System.getenv(), "OUTBOX_KAFKA")
  * }</pre>
  *
  * <p>The producer is always idempotent with {@code acks=all}; those and the serializers cannot be
@@ -52,6 +53,15 @@ public final class KafkaPublisherOptions {
       OutboxMessage::aggregateType;
 
   private static final KafkaPublisherOptions DEFAULTS = new Builder().build();
+
+  private static final OptionsBinder<Builder> BINDER =
+      OptionsBinder.<Builder>of("Kafka publisher")
+          .string("bootstrap-servers", Builder::bootstrapServers)
+          .string("topic-prefix", Builder::topicPrefix)
+          .string("client-id", Builder::clientId)
+          .duration("metadata-timeout", Builder::metadataTimeout)
+          .duration("close-timeout", Builder::closeTimeout)
+          .section("producer", Builder::producerProperties);
 
   private final String bootstrapServers;
   private final String topicPrefix;
@@ -91,38 +101,44 @@ public final class KafkaPublisherOptions {
   }
 
   /**
-   * Reads options from properties, for binding from the environment. With prefix {@code
-   * outbox.kafka.}, the keys are {@code outbox.kafka.bootstrap.servers}, {@code topic.prefix},
-   * {@code client.id}, {@code metadata.timeout} and {@code close.timeout} (ISO-8601 such as {@code
-   * PT5S}, or milliseconds), and {@code outbox.kafka.producer.<any producer property>}. Keys
-   * without the prefix are ignored; an unknown key with the prefix is an error that names it.
+   * Reads options from properties with the outbox's one key grammar ({@link OptionsBinder}): under
+   * the prefix {@code outbox.kafka}, the keys {@code outbox.kafka.bootstrap-servers}, {@code
+   * topic-prefix}, {@code client-id}, {@code metadata-timeout} and {@code close-timeout} (such as
+   * {@code 500ms}, {@code 5s} or {@code PT5S}), and {@code outbox.kafka.producer.<any producer
+   * property>}; each also in environment form ({@code OUTBOX_KAFKA_BOOTSTRAP_SERVERS}, {@code
+   * OUTBOX_KAFKA_PRODUCER_LINGER_MS}). Keys outside the prefix are ignored; an unknown key under it
+   * is an error that lists the known ones.
    *
    * @param properties the properties, for example {@code System.getProperties()}
-   * @param prefix the common prefix of the keys, may be empty
+   * @param prefix the common prefix, for example {@code outbox.kafka}
    * @return the options, defaults where a key is absent
-   * @throws IllegalArgumentException naming the key of a missing-prefix typo or a bad value
+   * @throws IllegalArgumentException naming the key of an unknown option or a bad value
    */
   public static KafkaPublisherOptions fromProperties(Properties properties, String prefix) {
-    Objects.requireNonNull(properties, "properties must not be null");
-    Map<String, String> map = new TreeMap<>();
-    for (String name : properties.stringPropertyNames()) {
-      map.put(name, properties.getProperty(name));
-    }
-    return fromMap(map, prefix);
+    return BINDER.bind(properties, prefix, builder()).build();
   }
 
   /**
-   * The same from a map, for example {@code System.getenv()} translated to dotted keys.
+   * The same from a map, for example {@code fromMap(System.getenv(), "OUTBOX_KAFKA")}.
    *
    * @param values the values by key
-   * @param prefix the common prefix of the keys, may be empty
+   * @param prefix the common prefix, for example {@code OUTBOX_KAFKA}
    * @return the options, defaults where a key is absent
-   * @throws IllegalArgumentException naming the key of an unknown key or a bad value
+   * @throws IllegalArgumentException naming the key of an unknown option or a bad value
    */
   public static KafkaPublisherOptions fromMap(Map<String, String> values, String prefix) {
-    Builder builder = builder();
-    OptionsBinder.bind(values, prefix, builder);
-    return builder.build();
+    return BINDER.bind(values, prefix, builder()).build();
+  }
+
+  /**
+   * The keys {@link #fromMap} reads under a prefix, in dotted form; the producer section as {@code
+   * <prefix>.producer.*}.
+   *
+   * @param prefix the prefix, for example {@code outbox.kafka}
+   * @return the keys
+   */
+  public static List<String> keys(String prefix) {
+    return BINDER.keys(prefix);
   }
 
   /**

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import dev.outbox.OutboxMessage;
+import dev.outbox.testkit.DocumentedKeys;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -124,18 +126,18 @@ class KafkaPublisherOptionsTest {
   @Test
   void fromPropertiesReadsPrefixedKeysAndIgnoresOthers() {
     Properties properties = new Properties();
-    properties.setProperty("outbox.kafka.bootstrap.servers", "k1:9092,k2:9092");
-    properties.setProperty("outbox.kafka.topic.prefix", "staging.");
-    properties.setProperty("outbox.kafka.client.id", "orders-outbox");
-    properties.setProperty("outbox.kafka.metadata.timeout", "PT2S");
-    properties.setProperty("outbox.kafka.close.timeout", "1500");
+    properties.setProperty("outbox.kafka.bootstrap-servers", "k1:9092,k2:9092");
+    properties.setProperty("outbox.kafka.topic-prefix", "staging.");
+    properties.setProperty("outbox.kafka.client-id", "orders-outbox");
+    properties.setProperty("outbox.kafka.metadata-timeout", "PT2S");
+    properties.setProperty("outbox.kafka.close-timeout", "1500ms");
     properties.setProperty("outbox.kafka.producer.compression.type", "zstd");
     properties.setProperty("outbox.kafka.producer.linger.ms", "20");
     properties.setProperty("outbox.rabbitmq.host", "elsewhere");
     properties.setProperty("bootstrap.servers", "not-mine:1");
 
     KafkaPublisherOptions options =
-        KafkaPublisherOptions.fromProperties(properties, "outbox.kafka.");
+        KafkaPublisherOptions.fromProperties(properties, "outbox.kafka");
 
     assertThat(options.bootstrapServers()).isEqualTo("k1:9092,k2:9092");
     assertThat(options.topicPrefix()).isEqualTo("staging.");
@@ -143,12 +145,27 @@ class KafkaPublisherOptionsTest {
     assertThat(options.metadataTimeout()).isEqualTo(Duration.ofSeconds(2));
     assertThat(options.closeTimeout()).isEqualTo(Duration.ofMillis(1500));
     assertThat(options.producerProperties())
-        .containsExactly(entry("compression.type", "zstd"), entry("linger.ms", "20"));
+        .contains(entry("compression.type", "zstd"), entry("linger.ms", "20"));
+    assertThat(
+            KafkaPublisherOptions.fromMap(
+                    Map.of(
+                        "OUTBOX_KAFKA_BOOTSTRAP_SERVERS", "k1:9092,k2:9092",
+                        "OUTBOX_KAFKA_TOPIC_PREFIX", "staging.",
+                        "OUTBOX_KAFKA_CLIENT_ID", "orders-outbox",
+                        "OUTBOX_KAFKA_METADATA_TIMEOUT", "2s",
+                        "OUTBOX_KAFKA_CLOSE_TIMEOUT", "PT1.5S",
+                        "OUTBOX_KAFKA_PRODUCER_COMPRESSION_TYPE", "zstd",
+                        "OUTBOX_KAFKA_PRODUCER_LINGER_MS", "20"),
+                    "OUTBOX_KAFKA_")
+                .toString())
+        .as("the environment form of the same keys")
+        .isEqualTo(options.toString());
   }
 
   @Test
   void fromMapWithoutKeysGivesTheDefaults() {
-    KafkaPublisherOptions options = KafkaPublisherOptions.fromMap(Map.of("PATH", "/bin"), "kafka.");
+    KafkaPublisherOptions options =
+        KafkaPublisherOptions.fromMap(Map.of("PATH", "/bin"), "OUTBOX_KAFKA");
 
     assertThat(options.toString()).isEqualTo(KafkaPublisherOptions.defaults().toString());
   }
@@ -156,18 +173,28 @@ class KafkaPublisherOptionsTest {
   @Test
   void fromMapRejectsAnUnknownKeyNamingItAndTheKnownOnes() {
     assertThatThrownBy(
-            () -> KafkaPublisherOptions.fromMap(Map.of("kafka.bootstrap-servers", "x:1"), "kafka."))
+            () ->
+                KafkaPublisherOptions.fromMap(
+                    Map.of("outbox.kafka.bootstrap.server", "x:1"), "outbox.kafka"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("unknown Kafka publisher option kafka.bootstrap-servers")
-        .hasMessageContaining("bootstrap.servers");
+        .hasMessageStartingWith("Unknown Kafka publisher option outbox.kafka.bootstrap.server;")
+        .hasMessageContaining("outbox.kafka.bootstrap-servers");
   }
 
   @Test
   void fromMapNamesTheKeyOfABadValue() {
     assertThatThrownBy(
-            () -> KafkaPublisherOptions.fromMap(Map.of("kafka.metadata.timeout", "soon"), "kafka."))
-        .hasMessageStartingWith("kafka.metadata.timeout: expected an ISO-8601 duration")
+            () ->
+                KafkaPublisherOptions.fromMap(
+                    Map.of("outbox.kafka.metadata-timeout", "soon"), "outbox.kafka"))
+        .hasMessageStartingWith("outbox.kafka.metadata-timeout: expected a duration")
         .hasMessageContaining("soon");
+  }
+
+  @Test
+  void theReadmeListsExactlyTheKeys() {
+    DocumentedKeys.assertListed(
+        Path.of("README.md"), "outbox.kafka.", KafkaPublisherOptions.keys("outbox.kafka"));
   }
 
   @Test
