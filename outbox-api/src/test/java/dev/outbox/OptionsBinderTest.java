@@ -139,8 +139,7 @@ class OptionsBinderTest {
     assertThatThrownBy(() -> bind(Map.of("outbox.test.bootstrap-servers", "bad"), "outbox.test"))
         .hasMessage("outbox.test.bootstrap-servers: servers must not be bad");
     assertThatThrownBy(() -> bind(Map.of("outbox.test.password", "bad"), "outbox.test"))
-        .hasMessage("outbox.test.password: the value is not valid (not shown: a secret)")
-        .hasMessageNotContaining("bad\"");
+        .hasMessage("outbox.test.password: password must not be **** (the value is a secret)");
     assertThatThrownBy(() -> bind(Map.of("outbox.test.mode", "push"), "outbox.test"))
         .hasMessage("outbox.test.mode: expected one of polling, change-capture, but was \"push\"");
   }

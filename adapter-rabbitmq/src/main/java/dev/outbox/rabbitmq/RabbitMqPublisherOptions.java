@@ -2,10 +2,11 @@ package dev.outbox.rabbitmq;
 
 import dev.outbox.OutboxMessage;
 import dev.outbox.rabbitmq.internal.AmqpUri;
-import dev.outbox.rabbitmq.internal.OptionsReader;
 import dev.outbox.rabbitmq.internal.RoutingKeyTemplate;
+import dev.outbox.spi.OptionsBinder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -67,6 +68,27 @@ public final class RabbitMqPublisherOptions {
 
   private static final RabbitMqPublisherOptions DEFAULTS = new Builder().build();
 
+  // The URI first: the single keys given with it override its parts.
+  private static final OptionsBinder<Builder> BINDER =
+      OptionsBinder.<Builder>of("RabbitMQ publisher")
+          .secret("uri", Builder::uri)
+          .string("host", Builder::host)
+          .integer("port", Builder::port)
+          .string("virtual-host", Builder::virtualHost)
+          .string("username", Builder::username)
+          .secret("password", Builder::password)
+          .bool("tls", Builder::tls)
+          .string("exchange", Builder::exchange)
+          .string("exchange-type", Builder::exchangeType)
+          .bool("exchange-durable", Builder::exchangeDurable)
+          .bool("declare-exchange", Builder::declareExchange)
+          .string("routing-key", Builder::routingKeyTemplate)
+          .string("app-id", (b, v) -> b.appId(v.isBlank() ? null : v))
+          .string("connection-name", Builder::connectionName)
+          .duration("connection-timeout", Builder::connectionTimeout)
+          .duration("heartbeat", Builder::heartbeat)
+          .duration("recovery-interval", Builder::recoveryInterval);
+
   private final String host;
   private final Integer port;
   private final String virtualHost;
@@ -127,37 +149,45 @@ public final class RabbitMqPublisherOptions {
   }
 
   /**
-   * Reads options from properties: the keys are {@code <prefix>.<name>} with the names of the
-   * builder's setters ({@code uri}, {@code host}, {@code port}, {@code virtualHost}, {@code
-   * username}, {@code password}, {@code tls}, {@code exchange}, {@code exchangeType}, {@code
-   * exchangeDurable}, {@code declareExchange}, {@code routingKey} (a template), {@code appId},
-   * {@code connectionName}, {@code connectionTimeout}, {@code heartbeat}, {@code
-   * recoveryInterval}), or environment style {@code <PREFIX>_<NAME>} ({@code
-   * OUTBOX_RABBITMQ_VIRTUAL_HOST}). Durations are ISO-8601 ({@code PT5S}) or a number with {@code
-   * ms}, {@code s} or {@code m}. Keys absent keep the defaults; a key under the prefix that names
-   * no option is an error, so that typos do not pass silently.
+   * Reads options from properties with the outbox's one key grammar ({@link OptionsBinder}): under
+   * the prefix {@code outbox.rabbitmq}, {@code outbox.rabbitmq.uri}, {@code host}, {@code port},
+   * {@code virtual-host}, {@code username}, {@code password}, {@code tls}, {@code exchange}, {@code
+   * exchange-type}, {@code exchange-durable}, {@code declare-exchange}, {@code routing-key} (a
+   * template), {@code app-id}, {@code connection-name}, {@code connection-timeout}, {@code
+   * heartbeat} and {@code recovery-interval}; each also in environment form ({@code
+   * OUTBOX_RABBITMQ_VIRTUAL_HOST}). Durations as {@code 500ms}, {@code 5s}, {@code 2m} or ISO-8601.
+   * The URI is applied first, so that single keys given with it override its parts. Keys absent
+   * keep the defaults; a key under the prefix that names no option is an error that lists them.
    *
    * @param properties e.g. {@code System.getProperties()}
-   * @param prefix e.g. {@code outbox.rabbitmq}; empty for none
+   * @param prefix e.g. {@code outbox.rabbitmq}
    * @return the options
-   * @throws IllegalArgumentException naming the key and the bad value (masked for secrets)
+   * @throws IllegalArgumentException naming the key and the bad value (never a secret's)
    */
   public static RabbitMqPublisherOptions fromProperties(Properties properties, String prefix) {
-    return fromMap(OptionsReader.toMap(properties), prefix);
+    return BINDER.bind(properties, prefix, builder()).build();
   }
 
   /**
-   * The same from a map, e.g. {@code fromMap(System.getenv(), "OUTBOX_RABBITMQ")}.
+   * The same from a map, e.g. {@code fromMap(System.getenv(), "OUTBOX_RABBITMQ_")}.
    *
    * @param values the values
-   * @param prefix the prefix; empty for none
+   * @param prefix e.g. {@code OUTBOX_RABBITMQ_}
    * @return the options
-   * @throws IllegalArgumentException naming the key and the bad value (masked for secrets)
+   * @throws IllegalArgumentException naming the key and the bad value (never a secret's)
    */
   public static RabbitMqPublisherOptions fromMap(Map<String, String> values, String prefix) {
-    Builder builder = builder();
-    new OptionsReader(values, prefix).applyTo(builder);
-    return builder.build();
+    return BINDER.bind(values, prefix, builder()).build();
+  }
+
+  /**
+   * The keys {@link #fromMap} reads under a prefix, in dotted form.
+   *
+   * @param prefix e.g. {@code outbox.rabbitmq}
+   * @return the keys
+   */
+  public static List<String> keys(String prefix) {
+    return BINDER.keys(prefix);
   }
 
   /**

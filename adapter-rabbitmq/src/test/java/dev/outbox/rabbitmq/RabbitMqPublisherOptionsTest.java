@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outbox.OutboxMessage;
+import dev.outbox.testkit.DocumentedKeys;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -133,10 +135,10 @@ class RabbitMqPublisherOptionsTest {
     properties.setProperty("outbox.rabbitmq.uri", "amqp://orders:" + SECRET + "@rabbit/prod");
     properties.setProperty("outbox.rabbitmq.port", "5673");
     properties.setProperty("outbox.rabbitmq.exchange", "orders.events");
-    properties.setProperty("outbox.rabbitmq.declareExchange", "true");
-    properties.setProperty("outbox.rabbitmq.routingKey", "{aggregateType}.{eventType}");
-    properties.setProperty("outbox.rabbitmq.connectionTimeout", "2s");
-    properties.setProperty("outbox.rabbitmq.recoveryInterval", "PT0.5S");
+    properties.setProperty("outbox.rabbitmq.declare-exchange", "true");
+    properties.setProperty("outbox.rabbitmq.routing-key", "{aggregateType}.{eventType}");
+    properties.setProperty("outbox.rabbitmq.connection-timeout", "2s");
+    properties.setProperty("outbox.rabbitmq.recovery-interval", "PT0.5S");
     properties.setProperty("unrelated.key", "ignored");
 
     RabbitMqPublisherOptions options =
@@ -174,14 +176,21 @@ class RabbitMqPublisherOptionsTest {
   @Test
   void fromPropertiesRejectsUnknownKeysAndBadValuesNamingTheKey() {
     assertThatThrownBy(() -> RabbitMqPublisherOptions.fromMap(Map.of("rmq.hots", "x"), "rmq"))
-        .hasMessageStartingWith("rmq.hots is not an option");
+        .hasMessageStartingWith("Unknown RabbitMQ publisher option rmq.hots; the known keys are")
+        .hasMessageContaining("rmq.host, rmq.port");
     assertThatThrownBy(() -> RabbitMqPublisherOptions.fromMap(Map.of("rmq.port", "abc"), "rmq"))
-        .hasMessage("rmq.port: must be an integer, but was abc");
+        .hasMessage("rmq.port: expected an integer, but was \"abc\"");
     assertThatThrownBy(() -> RabbitMqPublisherOptions.fromMap(Map.of("rmq.tls", "yes"), "rmq"))
-        .hasMessage("rmq.tls: must be true or false, but was yes");
+        .hasMessage("rmq.tls: expected true or false, but was \"yes\"");
     assertThatThrownBy(
             () -> RabbitMqPublisherOptions.fromMap(Map.of("rmq.heartbeat", "soon"), "rmq"))
-        .hasMessageContaining("rmq.heartbeat: must be a duration");
+        .hasMessageContaining("rmq.heartbeat: expected a duration");
+  }
+
+  @Test
+  void theReadmeListsExactlyTheKeys() {
+    DocumentedKeys.assertListed(
+        Path.of("README.md"), "outbox.rabbitmq.", RabbitMqPublisherOptions.keys("outbox.rabbitmq"));
   }
 
   @Test

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * OUTBOX_KAFKA_BOOTSTRAP_SERVERS} both set it (a key matches when both read the same in upper case
  * with {@code .} and {@code -} as {@code _}). The prefix may be given in either form, with or
  * without its trailing separator. Keys outside the prefix are ignored; a key under the prefix that
- * names no option is an error that lists the known keys, and so is one option given twice.
+ * names no option is an error that lists the known keys, and so is one option given twice. Options
+ * are set in the order they were declared, whatever the order of the keys.
  *
  * <p><b>Values.</b> Durations as {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}, {@code 1d} or
  * ISO-8601 ({@code PT5S}); integers and decimals; booleans {@code true}/{@code false}; enum
@@ -261,6 +262,7 @@ public final class OptionsBinder<B> {
       common += '_';
     }
     Map<String, String> givenAs = new TreeMap<>();
+    Map<String, String> given = new TreeMap<>();
     Map<String, Map<String, String>> sections = new LinkedHashMap<>();
     for (Map.Entry<String, String> entry : new TreeMap<>(values).entrySet()) {
       String key = entry.getKey();
@@ -287,18 +289,22 @@ public final class OptionsBinder<B> {
             throw new IllegalArgumentException(
                 subject + " option " + option.name() + " is given twice: " + earlier + ", " + key);
           }
-          set(option, builder, key, entry.getValue().trim());
+          given.put(option.name(), entry.getValue().trim());
         }
       }
     }
-    sections.forEach(
-        (name, map) -> {
-          try {
-            sectionSetters.get(name).accept(builder, map);
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(name + ".*: " + e.getMessage(), e);
-          }
-        });
+    // In declaration order, whatever the order of the keys: a later option may refine an earlier.
+    for (Option<B> option : options.values()) {
+      if (given.containsKey(option.name())) {
+        set(option, builder, givenAs.get(option.name()), given.get(option.name()));
+      } else if (sections.containsKey(option.name())) {
+        try {
+          sectionSetters.get(option.name()).accept(builder, sections.get(option.name()));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(option.name() + ".*: " + e.getMessage(), e);
+        }
+      }
+    }
     return builder;
   }
 
@@ -322,10 +328,14 @@ public final class OptionsBinder<B> {
     try {
       option.setter().accept(builder, value);
     } catch (IllegalArgumentException e) {
-      if (option.kind() == Kind.SECRET) {
-        throw new IllegalArgumentException(key + ": the value is not valid (not shown: a secret)");
+      if (option.kind() != Kind.SECRET) {
+        throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
       }
-      throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
+      String reason = String.valueOf(e.getMessage());
+      if (!value.isEmpty()) {
+        reason = reason.replace(value, "****");
+      }
+      throw new IllegalArgumentException(key + ": " + reason + " (the value is a secret)");
     }
   }
 
