@@ -1,10 +1,10 @@
 package dev.outbox.nats;
 
 import dev.outbox.OutboxMessage;
-import dev.outbox.nats.internal.OptionsBinder;
+import dev.outbox.nats.internal.NatsOptionKeys;
 import dev.outbox.nats.internal.Redaction;
-import dev.outbox.nats.internal.Settings;
 import dev.outbox.nats.internal.Subjects;
+import dev.outbox.spi.OptionsBinder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -111,32 +111,45 @@ public final class NatsPublisherOptions {
   }
 
   /**
-   * Reads the options from properties: keys {@code <prefix>servers}, {@code username}, {@code
-   * password}, {@code token}, {@code credentialsFile}, {@code tls}, {@code truststorePath}, {@code
-   * truststorePassword}, {@code connectionName}, {@code connectionTimeout}, {@code reconnectWait},
-   * {@code subjectPrefix}, {@code stream.create}, {@code stream.name}, {@code stream.subjects},
-   * {@code stream.storage}, {@code stream.duplicateWindow}, {@code stream.replicas}. Lists are
+   * Reads the options from properties with the outbox's one key grammar ({@link OptionsBinder}):
+   * under the prefix {@code outbox.nats}, {@code outbox.nats.servers}, {@code username}, {@code
+   * password}, {@code token}, {@code credentials-file}, {@code tls}, {@code truststore-path},
+   * {@code truststore-password}, {@code connection-name}, {@code connection-timeout}, {@code
+   * reconnect-wait}, {@code subject-prefix}, {@code stream-create}, {@code stream-name}, {@code
+   * stream-subjects}, {@code stream-storage}, {@code stream-duplicate-window} and {@code
+   * stream-replicas}; each also in environment form ({@code OUTBOX_NATS_STREAM_NAME}). Lists are
    * comma-separated; durations are {@code 500ms}, {@code 2s}, {@code 2m} or ISO-8601. Unset keys
-   * keep their defaults; an unknown key under the prefix is an error.
+   * keep their defaults; an unknown key under the prefix is an error that lists the known ones.
    *
    * @param properties the properties
-   * @param prefix e.g. {@code outbox.nats} (a dot is added) or empty
+   * @param prefix e.g. {@code outbox.nats}
    * @return the options
-   * @throws IllegalArgumentException naming the key and the bad value
+   * @throws IllegalArgumentException naming the key and the bad value (never a secret's)
    */
   public static NatsPublisherOptions fromProperties(Properties properties, String prefix) {
-    return OptionsBinder.bind(Settings.of(properties, prefix));
+    return NatsOptionKeys.BINDER.bind(properties, prefix, new NatsOptionKeys.Target()).build();
   }
 
   /**
-   * The same from a map, e.g. {@code System.getenv()} translated to these keys.
+   * The same from a map, e.g. {@code fromMap(System.getenv(), "OUTBOX_NATS")}.
    *
    * @param map keys to values
-   * @param prefix as in {@link #fromProperties(Properties, String)}
+   * @param prefix e.g. {@code OUTBOX_NATS}
    * @return the options
+   * @throws IllegalArgumentException naming the key and the bad value (never a secret's)
    */
   public static NatsPublisherOptions fromMap(Map<String, String> map, String prefix) {
-    return OptionsBinder.bind(Settings.of(map, prefix));
+    return NatsOptionKeys.BINDER.bind(map, prefix, new NatsOptionKeys.Target()).build();
+  }
+
+  /**
+   * The keys {@link #fromMap} reads under a prefix, in dotted form.
+   *
+   * @param prefix e.g. {@code outbox.nats}
+   * @return the keys
+   */
+  public static List<String> keys(String prefix) {
+    return NatsOptionKeys.BINDER.keys(prefix);
   }
 
   /**

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outbox.OutboxMessage;
 import dev.outbox.nats.internal.Connector;
+import dev.outbox.testkit.DocumentedKeys;
 import io.nats.client.Options;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -132,15 +134,15 @@ class NatsPublisherOptionsTest {
     p.setProperty("outbox.nats.username", "app");
     p.setProperty("outbox.nats.password", "pw");
     p.setProperty("outbox.nats.tls", "true");
-    p.setProperty("outbox.nats.connectionName", "orders");
-    p.setProperty("outbox.nats.connectionTimeout", "3s");
-    p.setProperty("outbox.nats.reconnectWait", "PT0.5S");
-    p.setProperty("outbox.nats.subjectPrefix", "orders");
+    p.setProperty("outbox.nats.connection-name", "orders");
+    p.setProperty("outbox.nats.connection-timeout", "3s");
+    p.setProperty("outbox.nats.reconnect-wait", "PT0.5S");
+    p.setProperty("outbox.nats.subject-prefix", "orders");
     p.setProperty("outbox.nats.stream.create", "true");
     p.setProperty("outbox.nats.stream.name", "ORDERS");
     p.setProperty("outbox.nats.stream.subjects", "orders.>,audit.>");
     p.setProperty("outbox.nats.stream.storage", "memory");
-    p.setProperty("outbox.nats.stream.duplicateWindow", "10m");
+    p.setProperty("outbox.nats.stream.duplicate-window", "10m");
     p.setProperty("outbox.nats.stream.replicas", "3");
     p.setProperty("other.key", "ignored");
 
@@ -171,22 +173,47 @@ class NatsPublisherOptionsTest {
   }
 
   @Test
+  void fromMapReadsTheEnvironmentFormOfTheSameKeys() {
+    NatsPublisherOptions options =
+        NatsPublisherOptions.fromMap(
+            Map.of(
+                "OUTBOX_NATS_SERVERS", "nats://a:4222,nats://b:4222",
+                "OUTBOX_NATS_TOKEN", "t0ken",
+                "OUTBOX_NATS_STREAM_NAME", "ORDERS",
+                "OUTBOX_NATS_STREAM_DUPLICATE_WINDOW", "10m",
+                "PATH", "/usr/bin"),
+            "OUTBOX_NATS_");
+
+    assertThat(options.servers()).containsExactly("nats://a:4222", "nats://b:4222");
+    assertThat(options.token()).contains("t0ken");
+    assertThat(options.stream().name()).isEqualTo("ORDERS");
+    assertThat(options.stream().duplicateWindow()).isEqualTo(Duration.ofMinutes(10));
+  }
+
+  @Test
   void fromMapRejectsUnknownKeysAndBadValuesNamingTheKey() {
     assertThatThrownBy(
             () -> NatsPublisherOptions.fromMap(Map.of("nats.sevrers", "nats://a:4222"), "nats"))
-        .hasMessageContaining("nats.sevrers");
+        .hasMessageStartingWith("Unknown NATS publisher option nats.sevrers; the known keys are")
+        .hasMessageContaining("nats.servers");
     assertThatThrownBy(() -> NatsPublisherOptions.fromMap(Map.of("nats.tls", "yes"), "nats"))
-        .hasMessage("nats.tls must be true or false, but was \"yes\"");
+        .hasMessage("nats.tls: expected true or false, but was \"yes\"");
     assertThatThrownBy(
-            () -> NatsPublisherOptions.fromMap(Map.of("nats.reconnectWait", "soon"), "nats"))
-        .hasMessageContaining("nats.reconnectWait")
+            () -> NatsPublisherOptions.fromMap(Map.of("nats.reconnect-wait", "soon"), "nats"))
+        .hasMessageContaining("nats.reconnect-wait")
         .hasMessageContaining("\"soon\"");
     assertThatThrownBy(
             () -> NatsPublisherOptions.fromMap(Map.of("nats.stream.storage", "disk"), "nats"))
-        .hasMessage("nats.stream.storage must be file or memory, but was \"disk\"");
+        .hasMessage("nats.stream.storage: expected one of file, memory, but was \"disk\"");
     assertThatThrownBy(
             () -> NatsPublisherOptions.fromMap(Map.of("nats.stream.replicas", "two"), "nats"))
         .hasMessageContaining("nats.stream.replicas");
+  }
+
+  @Test
+  void theReadmeListsExactlyTheKeys() {
+    DocumentedKeys.assertListed(
+        Path.of("README.md"), "outbox.nats.", NatsPublisherOptions.keys("outbox.nats"));
   }
 
   @Test

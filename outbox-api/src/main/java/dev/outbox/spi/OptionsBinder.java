@@ -27,11 +27,11 @@ import java.util.regex.Pattern;
  * are set in the order they were declared, whatever the order of the keys.
  *
  * <p><b>Values.</b> Durations as {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}, {@code 1d} or
- * ISO-8601 ({@code PT5S}); integers and decimals; booleans {@code true}/{@code false}; enum
- * constants in any case with {@code -} or {@code _}. A <i>section</i> passes every key below it to
- * a map ({@code outbox.kafka.producer.linger.ms}, or {@code OUTBOX_KAFKA_PRODUCER_LINGER_MS}, whose
- * rest is read as {@code linger.ms}). A bad value is an error that names the key; the value of a
- * secret never appears in one.
+ * ISO-8601 ({@code PT5S}); integers and decimals; comma-separated lists; booleans {@code
+ * true}/{@code false}; enum constants in any case with {@code -} or {@code _}. A <i>section</i>
+ * passes every key below it to a map ({@code outbox.kafka.producer.linger.ms}, or {@code
+ * OUTBOX_KAFKA_PRODUCER_LINGER_MS}, whose rest is read as {@code linger.ms}). A bad value is an
+ * error that names the key; the value of a secret never appears in one.
  *
  * <pre>{@code
  * static final OptionsBinder<Builder> BINDER =
@@ -123,6 +123,17 @@ public final class OptionsBinder<B> {
    */
   public OptionsBinder<B> integer(String name, BiConsumer<B, Integer> setter) {
     return add(name, Kind.VALUE, (builder, value) -> setter.accept(builder, integer(value)));
+  }
+
+  /**
+   * A list option: comma-separated, each item trimmed, empty items left out.
+   *
+   * @param name its kebab-case name
+   * @param setter sets it on the builder
+   * @return this binder
+   */
+  public OptionsBinder<B> list(String name, BiConsumer<B, List<String>> setter) {
+    return add(name, Kind.VALUE, (builder, value) -> setter.accept(builder, list(value)));
   }
 
   /**
@@ -405,6 +416,16 @@ public final class OptionsBinder<B> {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("expected an integer, but was \"" + value + '"', e);
     }
+  }
+
+  private static List<String> list(String value) {
+    List<String> items = new ArrayList<>();
+    for (String item : value.split(",")) {
+      if (!item.isBlank()) {
+        items.add(item.trim());
+      }
+    }
+    return List.copyOf(items);
   }
 
   private static double decimal(String value) {
