@@ -14,7 +14,7 @@ import java.util.Objects;
  * <pre>{@code
  * Guice.createInjector(
  *     new OutboxModule(outboxOptions),
- *     new ServiceBusOutboxModule(ServiceBusPublisherOptions.fromMap(System.getenv(), "OUTBOX_SB_")));
+ *     new ServiceBusOutboxModule(ServiceBusPublisherOptions.fromMap(System.getenv(), "OUTBOX_SERVICEBUS_")));
  * }</pre>
  */
 public final class ServiceBusOutboxModule extends AbstractModule {

@@ -3,7 +3,9 @@ package dev.outbox.servicebus;
 import com.azure.core.amqp.AmqpTransportType;
 import com.azure.core.credential.TokenCredential;
 import dev.outbox.OutboxMessage;
+import dev.outbox.spi.OptionsBinder;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -52,6 +54,16 @@ public final class ServiceBusPublisherOptions {
   private final int maxRetries;
   private final AmqpTransportType transportType;
 
+  private static final OptionsBinder<Builder> BINDER =
+      OptionsBinder.<Builder>of("Service Bus publisher")
+          .secret("connection-string", Builder::connectionString)
+          .string("entity", Builder::entity)
+          .bool("session-enabled", Builder::sessionEnabled)
+          .string("correlation-id-header", Builder::correlationIdHeader)
+          .duration("try-timeout", Builder::tryTimeout)
+          .integer("max-retries", Builder::maxRetries)
+          .string("transport-type", (b, v) -> b.transportType(Builder.parseTransport(v)));
+
   private ServiceBusPublisherOptions(Builder builder) {
     this.connectionString = builder.connectionString;
     this.namespace = builder.namespace;
@@ -75,28 +87,45 @@ public final class ServiceBusPublisherOptions {
   }
 
   /**
-   * Options read from properties: see {@link Builder#apply(Map, String)} for the keys.
+   * Options read from properties with the outbox's one key grammar ({@link OptionsBinder}): under
+   * the prefix {@code outbox.servicebus}, {@code outbox.servicebus.connection-string}, {@code
+   * entity}, {@code session-enabled}, {@code correlation-id-header}, {@code try-timeout} (such as
+   * {@code 500ms}, {@code 5s} or {@code PT5S}), {@code max-retries} and {@code transport-type}
+   * ({@code amqp} or {@code amqp-web-sockets}); each also in environment form ({@code
+   * OUTBOX_SERVICEBUS_CONNECTION_STRING}). A namespace needs a credential, so it is set in code
+   * with {@link Builder#namespace(String, TokenCredential)}. An unknown key under the prefix is an
+   * error that lists the known ones.
    *
    * @param properties for example {@code System.getProperties()}
-   * @param prefix put before every key, for example {@code "outbox.servicebus."}
+   * @param prefix for example {@code outbox.servicebus}
    * @return the options
-   * @throws IllegalArgumentException when a value is invalid or neither a connection string nor a
-   *     namespace with a credential is given
+   * @throws IllegalArgumentException when a key is unknown, a value is invalid (a connection
+   *     string's is never shown), or neither a connection string nor a namespace is given
    */
   public static ServiceBusPublisherOptions fromProperties(Properties properties, String prefix) {
-    return builder().applyProperties(properties, prefix).build();
+    return builder().bind(properties, prefix).build();
   }
 
   /**
-   * Options read from a map, such as {@code System.getenv()}: see {@link Builder#apply(Map,
-   * String)} for the keys.
+   * The same from a map, such as {@code fromMap(System.getenv(), "OUTBOX_SERVICEBUS_")}.
    *
    * @param values the values by key
-   * @param prefix put before every key, for example {@code "OUTBOX_SERVICEBUS_"}
+   * @param prefix for example {@code OUTBOX_SERVICEBUS_}
    * @return the options
+   * @throws IllegalArgumentException as {@link #fromProperties} does
    */
   public static ServiceBusPublisherOptions fromMap(Map<String, String> values, String prefix) {
-    return builder().apply(values, prefix).build();
+    return builder().bind(values, prefix).build();
+  }
+
+  /**
+   * The keys {@link #fromMap} reads under a prefix, in dotted form.
+   *
+   * @param prefix for example {@code outbox.servicebus}
+   * @return the keys
+   */
+  public static List<String> keys(String prefix) {
+    return BINDER.keys(prefix);
   }
 
   /**
@@ -364,66 +393,27 @@ public final class ServiceBusPublisherOptions {
     }
 
     /**
-     * Applies properties; see {@link #apply(Map, String)}.
+     * Sets every option the properties hold under the prefix: see {@link
+     * ServiceBusPublisherOptions#fromProperties}.
      *
      * @param properties the properties
-     * @param prefix put before every key
+     * @param prefix for example {@code outbox.servicebus}
      * @return this builder
      */
-    public Builder applyProperties(Properties properties, String prefix) {
-      Objects.requireNonNull(properties, "properties");
-      Map<String, String> values = new java.util.HashMap<>();
-      properties.stringPropertyNames().forEach(k -> values.put(k, properties.getProperty(k)));
-      return apply(values, prefix);
+    public Builder bind(Properties properties, String prefix) {
+      return BINDER.bind(properties, prefix, this);
     }
 
     /**
-     * Applies the values present under {@code prefix} + key; absent keys keep their value. Keys:
-     * {@code connection-string}, {@code entity}, {@code session-enabled}, {@code
-     * correlation-id-header}, {@code try-timeout} (ISO-8601 such as {@code PT5S}, or milliseconds),
-     * {@code max-retries}, {@code transport-type} ({@code AMQP} or {@code AMQP_WEB_SOCKETS}). For
-     * environment variables the key may also be upper case with {@code _} ({@code
-     * CONNECTION_STRING}). A namespace needs a credential, so it is set in code with {@link
-     * #namespace(String, TokenCredential)}.
+     * Sets every option the map holds under the prefix: see {@link
+     * ServiceBusPublisherOptions#fromProperties}.
      *
      * @param values the values by key
-     * @param prefix put before every key; may be empty
+     * @param prefix for example {@code OUTBOX_SERVICEBUS_}
      * @return this builder
      */
-    public Builder apply(Map<String, String> values, String prefix) {
-      Objects.requireNonNull(values, "values");
-      String p = prefix == null ? "" : prefix;
-      Function<String, String> get =
-          key -> {
-            String value = values.get(p + key);
-            if (value == null) {
-              value = values.get(p + key.toUpperCase(Locale.ROOT).replace('-', '_'));
-            }
-            return value == null || value.isBlank() ? null : value.trim();
-          };
-      String value;
-      if ((value = get.apply("connection-string")) != null) {
-        connectionString(value);
-      }
-      if ((value = get.apply("entity")) != null) {
-        entity(value);
-      }
-      if ((value = get.apply("session-enabled")) != null) {
-        sessionEnabled(parseBoolean("session-enabled", value));
-      }
-      if ((value = get.apply("correlation-id-header")) != null) {
-        correlationIdHeader(value);
-      }
-      if ((value = get.apply("try-timeout")) != null) {
-        tryTimeout(parseDuration("try-timeout", value));
-      }
-      if ((value = get.apply("max-retries")) != null) {
-        maxRetries(parseInt("max-retries", value));
-      }
-      if ((value = get.apply("transport-type")) != null) {
-        transportType(parseTransport(value));
-      }
-      return this;
+    public Builder bind(Map<String, String> values, String prefix) {
+      return BINDER.bind(values, prefix, this);
     }
 
     /**
@@ -448,14 +438,7 @@ public final class ServiceBusPublisherOptions {
       return value;
     }
 
-    private static boolean parseBoolean(String key, String value) {
-      if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
-        throw new IllegalArgumentException(key + " must be true or false, but was " + value);
-      }
-      return Boolean.parseBoolean(value);
-    }
-
-    private static AmqpTransportType parseTransport(String value) {
+    static AmqpTransportType parseTransport(String value) {
       String normalized = value.toUpperCase(Locale.ROOT).replace("_", "");
       if (normalized.equals("AMQP")) {
         return AmqpTransportType.AMQP;
@@ -465,25 +448,6 @@ public final class ServiceBusPublisherOptions {
       }
       throw new IllegalArgumentException(
           "transport-type must be AMQP or AMQP_WEB_SOCKETS, but was " + value);
-    }
-
-    private static int parseInt(String key, String value) {
-      try {
-        return Integer.parseInt(value);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(key + " must be an integer, but was " + value, e);
-      }
-    }
-
-    private static Duration parseDuration(String key, String value) {
-      try {
-        return value.toUpperCase(Locale.ROOT).startsWith("P")
-            ? Duration.parse(value)
-            : Duration.ofMillis(Long.parseLong(value));
-      } catch (RuntimeException e) {
-        throw new IllegalArgumentException(
-            key + " must be ISO-8601 (PT5S) or milliseconds, but was " + value, e);
-      }
     }
   }
 }

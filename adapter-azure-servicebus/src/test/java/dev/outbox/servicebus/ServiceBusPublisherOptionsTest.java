@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.core.amqp.AmqpTransportType;
+import dev.outbox.testkit.DocumentedKeys;
 import dev.outbox.testkit.TestMessages;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -89,20 +91,40 @@ class ServiceBusPublisherOptionsTest {
   void fromMapReadsEnvironmentStyleKeys() {
     ServiceBusPublisherOptions options =
         ServiceBusPublisherOptions.fromMap(
-            Map.of("OUTBOX_SB_CONNECTION_STRING", CONNECTION, "OUTBOX_SB_TRY_TIMEOUT", "1500"),
-            "OUTBOX_SB_");
+            Map.of(
+                "OUTBOX_SERVICEBUS_CONNECTION_STRING",
+                CONNECTION,
+                "OUTBOX_SERVICEBUS_TRY_TIMEOUT",
+                "1500ms"),
+            "OUTBOX_SERVICEBUS_");
 
     assertThat(options.connectionString()).isEqualTo(CONNECTION);
     assertThat(options.tryTimeout()).isEqualTo(Duration.ofMillis(1500));
   }
 
   @Test
-  void badPropertyValuesNameTheKey() {
+  void badPropertyValuesAndUnknownKeysNameTheKeyAndNeverShowTheConnectionString() {
     assertThatThrownBy(
             () ->
                 ServiceBusPublisherOptions.fromMap(
-                    Map.of("connection-string", CONNECTION, "session-enabled", "yes"), ""))
-        .hasMessage("session-enabled must be true or false, but was yes");
+                    Map.of("sb.connection-string", CONNECTION, "sb.session-enabled", "yes"), "sb"))
+        .hasMessage("sb.session-enabled: expected true or false, but was \"yes\"");
+    assertThatThrownBy(
+            () -> ServiceBusPublisherOptions.fromMap(Map.of("sb.connection-string", " "), "sb"))
+        .hasMessageStartingWith("sb.connection-string: ")
+        .hasMessageEndingWith("(the value is a secret)");
+    assertThatThrownBy(
+            () -> ServiceBusPublisherOptions.fromMap(Map.of("SB_ENTITY_NAME", "orders"), "SB_"))
+        .hasMessageStartingWith("Unknown Service Bus publisher option SB_ENTITY_NAME;")
+        .hasMessageContaining("sb.entity");
+  }
+
+  @Test
+  void theReadmeListsExactlyTheKeys() {
+    DocumentedKeys.assertListed(
+        Path.of("README.md"),
+        "outbox.servicebus.",
+        ServiceBusPublisherOptions.keys("outbox.servicebus"));
   }
 
   @Test
