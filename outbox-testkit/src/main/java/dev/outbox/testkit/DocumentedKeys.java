@@ -32,12 +32,39 @@ public final class DocumentedKeys {
    * @param keys what the options' binder reads, for example from {@code KafkaPublisherOptions.keys}
    */
   public static void assertListed(Path readme, String prefix, List<String> keys) {
-    String text;
+    assertListed(read(readme), readme.toString(), prefix, keys);
+  }
+
+  /**
+   * The same within one section of the README: from the heading {@code ## section} to the next
+   * heading of that level.
+   *
+   * @param readme the README
+   * @param section the heading's text, for example {@code Configuration reference}
+   * @param prefix the dotted prefix with its dot, for example {@code outbox.}
+   * @param keys what the options' binder reads
+   */
+  public static void assertListed(Path readme, String section, String prefix, List<String> keys) {
+    String text = read(readme);
+    int start = text.indexOf("\n## " + section + "\n");
+    assertThat(start).as("the section ## %s in %s", section, readme).isNotNegative();
+    int end = text.indexOf("\n## ", start + 1);
+    assertListed(
+        text.substring(start, end < 0 ? text.length() : end),
+        readme + " ## " + section,
+        prefix,
+        keys);
+  }
+
+  private static String read(Path readme) {
     try {
-      text = Files.readString(readme);
+      return Files.readString(readme);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + readme.toAbsolutePath(), e);
     }
+  }
+
+  private static void assertListed(String text, String where, String prefix, List<String> keys) {
     Set<String> documented = new TreeSet<>();
     Matcher matcher = QUOTED.matcher(text);
     while (matcher.find()) {
@@ -46,7 +73,7 @@ public final class DocumentedKeys {
       }
     }
     assertThat(documented)
-        .as("the keys %s documents under %s", readme, prefix)
+        .as("the keys %s documents under %s", where, prefix)
         .containsExactlyInAnyOrderElementsOf(new TreeSet<>(keys));
   }
 }
