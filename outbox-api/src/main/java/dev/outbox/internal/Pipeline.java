@@ -49,8 +49,9 @@ final class Pipeline implements AutoCloseable {
    * What the store did in one transaction: the heads it continued or claimed. Either counts as work
    * found: while the heads it records keep it busy, the processor keeps claiming too.
    */
-  private record Stored(List<LeasedHead> claimed, Instant leaseUntil, Duration took) {
-    static final Stored NOTHING = new Stored(List.of(), null, Duration.ZERO);
+  private record Stored(
+      List<LeasedHead> claimed, Instant leaseUntil, Instant latestLeaseUntil, Duration took) {
+    static final Stored NOTHING = new Stored(List.of(), null, null, Duration.ZERO);
   }
 
   private final BatchCycle cycle;
@@ -133,7 +134,9 @@ final class Pipeline implements AutoCloseable {
     }
     toRecord.forEach(decided -> cycle.recorded(decided, stored.took()));
     if (!stored.claimed().isEmpty()) {
-      ready.add(new BatchCycle.Claimed(stored.claimed(), stored.leaseUntil(), stored.took()));
+      ready.add(
+          new BatchCycle.Claimed(
+              stored.claimed(), stored.leaseUntil(), stored.latestLeaseUntil(), stored.took()));
     }
     int work =
         retried
@@ -227,10 +230,15 @@ final class Pipeline implements AutoCloseable {
       return Stored.NOTHING;
     }
     ClaimRequest request = cycle.claimRequest(claim);
-    // Claimed heads get the whole lease, continued ones at least its kept part: count on the less.
-    Instant leaseUntil = clock.instant().plus(request.keptLease());
+    // Claimed heads get the whole lease, continued ones at least its kept part: a publish counts on
+    // the less, a head given up after an abandoned call waits for the more.
+    Instant now = clock.instant();
     List<LeasedHead> claimed = store.recordAndClaim(outcomes, request);
-    return new Stored(claimed, leaseUntil, Duration.ofNanos(System.nanoTime() - start));
+    return new Stored(
+        claimed,
+        now.plus(request.keptLease()),
+        now.plus(request.lease()),
+        Duration.ofNanos(System.nanoTime() - start));
   }
 
   /**
