@@ -27,4 +27,25 @@ class OrdersDemoRabbitMqIT {
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).contains("RabbitMQ exchange outbox-sample-");
   }
+
+  @Test
+  void refusedCredentialsAreNamedNotTakenForAnUnreachableBroker() {
+    DemoRun run =
+        DemoRun.of(
+            "--broker",
+            "rabbitmq",
+            "--amqp-uri",
+            "amqp://guest:wr0ng-pass@127.0.0.1:5672",
+            "--jdbc-url",
+            DemoRun.LOCAL_POSTGRES);
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .contains("RabbitMQ at amqp://guest:****@127.0.0.1:5672 refused the credentials of user")
+        .contains("'guest'")
+        .doesNotContain("not reachable")
+        .doesNotContain("wr0ng-pass");
+  }
 }

@@ -6,6 +6,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Delivery;
+import com.rabbitmq.client.PossibleAuthenticationFailureException;
 import dev.outbox.rabbitmq.RabbitMqOutboxModule;
 import dev.outbox.rabbitmq.RabbitMqPublisherOptions;
 import dev.outbox.samples.Redaction;
@@ -55,6 +56,15 @@ final class RabbitMqBroker implements Broker {
     Connection connection;
     try {
       connection = factory.newConnection("outbox-sample-consumer");
+    } catch (PossibleAuthenticationFailureException e) { // AuthenticationFailureException too
+      throw new SetupException(
+          "RabbitMQ at "
+              + Redaction.redact(uri)
+              + " refused the credentials of user '"
+              + factory.getUsername()
+              + "' ("
+              + SetupException.describe(e)
+              + "): pass the user and password of an account in --amqp-uri");
     } catch (Exception e) {
       throw new SetupException(
           "RabbitMQ is not reachable at "
