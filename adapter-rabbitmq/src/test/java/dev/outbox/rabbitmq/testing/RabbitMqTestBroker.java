@@ -1,6 +1,7 @@
 package dev.outbox.rabbitmq.testing;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -118,7 +119,11 @@ public final class RabbitMqTestBroker implements AutoCloseable {
     DeliverCallback callback =
         (tag, delivery) -> {
           handler.accept(new Delivered(queue, delivery.getProperties(), delivery.getBody()));
-          channel.basicAck(delivery.getEnvelope().getDeliveryTag(), false);
+          try {
+            channel.basicAck(delivery.getEnvelope().getDeliveryTag(), false);
+          } catch (AlreadyClosedException e) {
+            // the test is closing this consumer: the broker redelivers nothing to a deleted queue
+          }
         };
     channel.basicConsume(queue, false, callback, tag -> {});
     return channel;
