@@ -3,6 +3,7 @@ package dev.outbox.spi;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,7 +53,21 @@ public final class OptionsBinder<B> {
   private static final Pattern DURATION =
       Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)", Pattern.CASE_INSENSITIVE);
 
-  private record Option<B>(String name, Kind kind, BiConsumer<B, String> setter) {}
+  /**
+   * One declared option: a value's setter or a section's, the other {@code null}; an ignored
+   * section has neither.
+   */
+  private record Option<B>(
+      String name,
+      Kind kind,
+      BiConsumer<B, String> setter,
+      BiConsumer<B, Map<String, String>> sectionSetter) {
+
+    /** Whether it owns the keys below its name rather than its name itself. */
+    boolean below() {
+      return kind == Kind.SECTION || kind == Kind.IGNORED;
+    }
+  }
 
   private enum Kind {
     VALUE,
@@ -63,8 +78,6 @@ public final class OptionsBinder<B> {
 
   private final String subject;
   private final Map<String, Option<B>> options = new LinkedHashMap<>();
-  private final Map<String, BiConsumer<B, Map<String, String>>> sectionSetters =
-      new LinkedHashMap<>();
 
   private OptionsBinder(String subject) {
     this.subject = subject;
@@ -182,9 +195,7 @@ public final class OptionsBinder<B> {
    */
   public OptionsBinder<B> section(String name, BiConsumer<B, Map<String, String>> setter) {
     Objects.requireNonNull(setter, "setter must not be null");
-    add(name, Kind.SECTION, (builder, value) -> {});
-    sectionSetters.put(name, setter);
-    return this;
+    return add(name, Kind.SECTION, null, setter);
   }
 
   /**
@@ -195,12 +206,21 @@ public final class OptionsBinder<B> {
    * @return this binder
    */
   public OptionsBinder<B> ignoring(String name) {
-    return add(name, Kind.IGNORED, (builder, value) -> {});
+    return add(name, Kind.IGNORED, null, null);
   }
 
   private OptionsBinder<B> add(String name, Kind kind, BiConsumer<B, String> setter) {
     Objects.requireNonNull(setter, "setter must not be null");
-    if (options.putIfAbsent(checkName(name), new Option<>(name, kind, setter)) != null) {
+    return add(name, kind, setter, null);
+  }
+
+  private OptionsBinder<B> add(
+      String name,
+      Kind kind,
+      BiConsumer<B, String> setter,
+      BiConsumer<B, Map<String, String>> sectionSetter) {
+    if (options.putIfAbsent(checkName(name), new Option<>(name, kind, setter, sectionSetter))
+        != null) {
       throw new IllegalArgumentException(subject + " option " + name + " is declared twice");
     }
     return this;
@@ -248,7 +268,7 @@ public final class OptionsBinder<B> {
    */
   public B bind(Properties properties, String prefix, B builder) {
     Objects.requireNonNull(properties, "properties must not be null");
-    Map<String, String> values = new TreeMap<>();
+    Map<String, String> values = new HashMap<>();
     properties
         .stringPropertyNames()
         .forEach(name -> values.put(name, properties.getProperty(name)));
@@ -310,7 +330,7 @@ public final class OptionsBinder<B> {
         set(option, builder, givenAs.get(option.name()), given.get(option.name()));
       } else if (sections.containsKey(option.name())) {
         try {
-          sectionSetters.get(option.name()).accept(builder, sections.get(option.name()));
+          option.sectionSetter().accept(builder, sections.get(option.name()));
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(option.name() + ".*: " + e.getMessage(), e);
         }
@@ -321,14 +341,12 @@ public final class OptionsBinder<B> {
 
   private Option<B> find(String rest) {
     for (Option<B> option : options.values()) {
-      boolean below = option.kind() == Kind.SECTION || option.kind() == Kind.IGNORED;
-      if (!below && rest.equals(normalized(option.name()))) {
+      if (!option.below() && rest.equals(normalized(option.name()))) {
         return option;
       }
     }
     for (Option<B> option : options.values()) {
-      boolean below = option.kind() == Kind.SECTION || option.kind() == Kind.IGNORED;
-      if (below && rest.startsWith(normalized(option.name()) + '_')) {
+      if (option.below() && rest.startsWith(normalized(option.name()) + '_')) {
         return option;
       }
     }
