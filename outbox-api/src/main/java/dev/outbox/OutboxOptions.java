@@ -10,13 +10,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import org.slf4j.event.Level;
 
 /**
  * Everything that tunes the outbox, set in code. An immutable value: {@link #builder()}, {@link
  * #defaults()}, {@link #toBuilder()}. Every setter checks its value at once and names the field and
- * the bad value; {@link Builder#build()} checks the fields against each other.
+ * the bad value; {@link Builder#build()} checks the fields against each other. The options come in
+ * five groups, in this order below and in the builder: the tables, delivery (claims, publishing,
+ * leases), failures (retries, dead letters), cleanup, and the process with its extensions.
  *
  * <pre>{@code
  * OutboxOptions options = OutboxOptions.builder()
@@ -72,60 +73,28 @@ public final class OutboxOptions {
   /** Default of {@link #shutdownTimeout()}. */
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
-  /**
-   * A table name is at most 40 characters, so that the index names derived from it ({@code
-   * ix_<table>_pending_aggregate}) fit PostgreSQL's 63 and MySQL's 64 characters.
-   */
-  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
-
   private static final OutboxOptions DEFAULTS = new Builder().build();
 
-  private final String outboxTable;
-  private final String deadLetterTable;
-  private final boolean createSchema;
+  private final TableSettings tables;
+  private final DeliverySettings delivery;
+  private final FailureSettings failures;
+  private final CleanupSettings cleanup;
   private final EventSerializer serializer;
-  private final Duration pollInterval;
-  private final int batchSize;
-  private final int maxAttempts;
-  private final RetryPolicy retryPolicy;
-  private final Duration publishTimeout;
-  private final Duration leaseDuration;
-  private final Duration retention;
-  private final Duration cleanupInterval;
-  private final int cleanupBatchSize;
-  private final int vacuumThreshold;
-  private final boolean orderedPerAggregate;
-  private final boolean holdAggregateOnDeadLetter;
   private final String instanceId;
   private final Duration shutdownTimeout;
   private final List<OutboxListener> listeners;
   private final List<HeaderProvider> headerProviders;
-  private final Level failureLogLevel;
-  private final boolean leaseOnWrite;
 
   private OutboxOptions(Builder builder) {
-    this.outboxTable = builder.outboxTable;
-    this.deadLetterTable = builder.deadLetterTable;
-    this.createSchema = builder.createSchema;
+    this.tables = builder.tables;
+    this.delivery = builder.delivery;
+    this.failures = builder.failures;
+    this.cleanup = builder.cleanup;
     this.serializer = builder.serializer;
-    this.pollInterval = builder.pollInterval;
-    this.batchSize = builder.batchSize;
-    this.maxAttempts = builder.maxAttempts;
-    this.retryPolicy = builder.retryPolicy;
-    this.publishTimeout = builder.publishTimeout;
-    this.leaseDuration = builder.leaseDuration;
-    this.retention = builder.retention;
-    this.cleanupInterval = builder.cleanupInterval;
-    this.cleanupBatchSize = builder.cleanupBatchSize;
-    this.vacuumThreshold = builder.vacuumThreshold;
-    this.orderedPerAggregate = builder.orderedPerAggregate;
-    this.holdAggregateOnDeadLetter = builder.holdAggregateOnDeadLetter;
     this.instanceId = builder.instanceId != null ? builder.instanceId : defaultInstanceId();
     this.shutdownTimeout = builder.shutdownTimeout;
     this.listeners = List.copyOf(builder.listeners);
     this.headerProviders = List.copyOf(builder.headerProviders);
-    this.failureLogLevel = builder.failureLogLevel;
-    this.leaseOnWrite = builder.leaseOnWrite;
   }
 
   /**
@@ -197,13 +166,15 @@ public final class OutboxOptions {
     return new Builder(this);
   }
 
+  // Tables
+
   /**
    * The append-only table holding the messages, pending and delivered.
    *
    * @return default {@value #DEFAULT_OUTBOX_TABLE}
    */
   public String outboxTable() {
-    return outboxTable;
+    return tables.outboxTable();
   }
 
   /**
@@ -214,7 +185,7 @@ public final class OutboxOptions {
    * @return default {@code outbox_heads}
    */
   public String headTable() {
-    return derivedName("_heads");
+    return tables.headTable();
   }
 
   /**
@@ -224,15 +195,7 @@ public final class OutboxOptions {
    * @return default {@code outbox_published}
    */
   public String publishedView() {
-    return derivedName("_published");
-  }
-
-  private String derivedName(String suffix) {
-    String base =
-        outboxTable.endsWith("_messages")
-            ? outboxTable.substring(0, outboxTable.length() - "_messages".length())
-            : outboxTable;
-    return base + suffix;
+    return tables.publishedView();
   }
 
   /**
@@ -241,7 +204,7 @@ public final class OutboxOptions {
    * @return default {@value #DEFAULT_DEAD_LETTER_TABLE}
    */
   public String deadLetterTable() {
-    return deadLetterTable;
+    return tables.deadLetterTable();
   }
 
   /**
@@ -252,17 +215,10 @@ public final class OutboxOptions {
    *     create it
    */
   public boolean createSchema() {
-    return createSchema;
+    return tables.createSchema();
   }
 
-  /**
-   * The serializer that turns events into payloads.
-   *
-   * @return empty by default, which means the persistence adapter's Jackson serializer
-   */
-  public Optional<EventSerializer> serializer() {
-    return Optional.ofNullable(serializer);
-  }
+  // Delivery: claims, publishing, leases
 
   /**
    * How long the processor waits for new messages when a batch came back short and no commit woke
@@ -271,7 +227,7 @@ public final class OutboxOptions {
    * @return default 500 ms
    */
   public Duration pollInterval() {
-    return pollInterval;
+    return delivery.pollInterval();
   }
 
   /**
@@ -280,25 +236,7 @@ public final class OutboxOptions {
    * @return default {@value #DEFAULT_BATCH_SIZE}
    */
   public int batchSize() {
-    return batchSize;
-  }
-
-  /**
-   * How many attempts a message gets before it moves to the dead letters.
-   *
-   * @return default {@value #DEFAULT_MAX_ATTEMPTS}
-   */
-  public int maxAttempts() {
-    return maxAttempts;
-  }
-
-  /**
-   * The backoff between attempts.
-   *
-   * @return default {@link #DEFAULT_RETRY_POLICY}
-   */
-  public RetryPolicy retryPolicy() {
-    return retryPolicy;
+    return delivery.batchSize();
   }
 
   /**
@@ -307,7 +245,7 @@ public final class OutboxOptions {
    * @return default 30 s
    */
   public Duration publishTimeout() {
-    return publishTimeout;
+    return delivery.publishTimeout();
   }
 
   /**
@@ -318,8 +256,73 @@ public final class OutboxOptions {
    * @return default 60 s
    */
   public Duration leaseDuration() {
-    return leaseDuration;
+    return delivery.leaseDuration();
   }
+
+  /**
+   * Whether message n+1 of an aggregate waits until message n is published or dead-lettered.
+   *
+   * @return default {@code true}
+   */
+  public boolean orderedPerAggregate() {
+    return delivery.orderedPerAggregate();
+  }
+
+  /**
+   * Whether a running processor takes the fast path: when a flush writes the first event of an
+   * aggregate that has no unpublished message, it writes it already leased to the processor of this
+   * JVM, and after the commit the processor publishes it from memory, with no claim in between
+   * (commit to broker ack is one broker round trip). Other rows, rows of a JVM that dies and
+   * failures go the claimed way. Not used on MariaDB/MySQL, whose repeatable-read snapshots cannot
+   * see a concurrent transaction's earlier message without locking.
+   *
+   * @return default {@code true}
+   */
+  public boolean leaseOnWrite() {
+    return delivery.leaseOnWrite();
+  }
+
+  // Failures: retries and dead letters
+
+  /**
+   * How many attempts a message gets before it moves to the dead letters.
+   *
+   * @return default {@value #DEFAULT_MAX_ATTEMPTS}
+   */
+  public int maxAttempts() {
+    return failures.maxAttempts();
+  }
+
+  /**
+   * The backoff between attempts.
+   *
+   * @return default {@link #DEFAULT_RETRY_POLICY}
+   */
+  public RetryPolicy retryPolicy() {
+    return failures.retryPolicy();
+  }
+
+  /**
+   * Whether a dead-lettered message holds back the rest of its aggregate until it is replayed or
+   * purged.
+   *
+   * @return default {@code false}: the aggregate goes on with its next message
+   */
+  public boolean holdAggregateOnDeadLetter() {
+    return failures.holdAggregateOnDeadLetter();
+  }
+
+  /**
+   * The level at which a batch with failures that will be retried is logged. Dead letters are
+   * always logged at error.
+   *
+   * @return default {@link Level#WARN}
+   */
+  public Level failureLogLevel() {
+    return failures.failureLogLevel();
+  }
+
+  // Cleanup and table upkeep
 
   /**
    * How long published messages are kept before cleanup deletes them.
@@ -327,7 +330,7 @@ public final class OutboxOptions {
    * @return default 7 days; zero deletes them as soon as cleanup runs
    */
   public Duration retention() {
-    return retention;
+    return cleanup.retention();
   }
 
   /**
@@ -336,7 +339,7 @@ public final class OutboxOptions {
    * @return default 1 min
    */
   public Duration cleanupInterval() {
-    return cleanupInterval;
+    return cleanup.cleanupInterval();
   }
 
   /**
@@ -345,7 +348,7 @@ public final class OutboxOptions {
    * @return default {@value #DEFAULT_CLEANUP_BATCH_SIZE}
    */
   public int cleanupBatchSize() {
-    return cleanupBatchSize;
+    return cleanup.cleanupBatchSize();
   }
 
   /**
@@ -359,26 +362,18 @@ public final class OutboxOptions {
    * @return default {@value #DEFAULT_VACUUM_THRESHOLD}
    */
   public int vacuumThreshold() {
-    return vacuumThreshold;
+    return cleanup.vacuumThreshold();
   }
 
-  /**
-   * Whether message n+1 of an aggregate waits until message n is published or dead-lettered.
-   *
-   * @return default {@code true}
-   */
-  public boolean orderedPerAggregate() {
-    return orderedPerAggregate;
-  }
+  // The process and its extensions
 
   /**
-   * Whether a dead-lettered message holds back the rest of its aggregate until it is replayed or
-   * purged.
+   * The serializer that turns events into payloads.
    *
-   * @return default {@code false}: the aggregate goes on with its next message
+   * @return empty by default, which means the persistence adapter's Jackson serializer
    */
-  public boolean holdAggregateOnDeadLetter() {
-    return holdAggregateOnDeadLetter;
+  public Optional<EventSerializer> serializer() {
+    return Optional.ofNullable(serializer);
   }
 
   /**
@@ -419,64 +414,18 @@ public final class OutboxOptions {
     return headerProviders;
   }
 
-  /**
-   * The level at which a batch with failures that will be retried is logged. Dead letters are
-   * always logged at error.
-   *
-   * @return default {@link Level#WARN}
-   */
-  public Level failureLogLevel() {
-    return failureLogLevel;
-  }
-
-  /**
-   * Whether a running processor takes the fast path: when a flush writes the first event of an
-   * aggregate that has no unpublished message, it writes it already leased to the processor of this
-   * JVM, and after the commit the processor publishes it from memory, with no claim in between
-   * (commit to broker ack is one broker round trip). Other rows, rows of a JVM that dies and
-   * failures go the claimed way. Not used on MariaDB/MySQL, whose repeatable-read snapshots cannot
-   * see a concurrent transaction's earlier message without locking.
-   *
-   * @return default {@code true}
-   */
-  public boolean leaseOnWrite() {
-    return leaseOnWrite;
-  }
-
   @Override
   public String toString() {
-    return "OutboxOptions[outboxTable="
-        + outboxTable
-        + ", deadLetterTable="
-        + deadLetterTable
-        + ", createSchema="
-        + createSchema
+    return "OutboxOptions["
+        + tables
+        + ", "
+        + delivery
+        + ", "
+        + failures
+        + ", "
+        + cleanup
         + ", serializer="
         + (serializer == null ? "default" : serializer.getClass().getName())
-        + ", pollInterval="
-        + pollInterval
-        + ", batchSize="
-        + batchSize
-        + ", maxAttempts="
-        + maxAttempts
-        + ", retryPolicy="
-        + retryPolicy
-        + ", publishTimeout="
-        + publishTimeout
-        + ", leaseDuration="
-        + leaseDuration
-        + ", retention="
-        + retention
-        + ", cleanupInterval="
-        + cleanupInterval
-        + ", cleanupBatchSize="
-        + cleanupBatchSize
-        + ", vacuumThreshold="
-        + vacuumThreshold
-        + ", orderedPerAggregate="
-        + orderedPerAggregate
-        + ", holdAggregateOnDeadLetter="
-        + holdAggregateOnDeadLetter
         + ", instanceId="
         + instanceId
         + ", shutdownTimeout="
@@ -485,10 +434,6 @@ public final class OutboxOptions {
         + listeners.size()
         + ", headerProviders="
         + headerProviders.size()
-        + ", failureLogLevel="
-        + failureLogLevel
-        + ", leaseOnWrite="
-        + leaseOnWrite
         + ']';
   }
 
@@ -507,61 +452,34 @@ public final class OutboxOptions {
 
   /** Builds {@link OutboxOptions}; every setter validates its argument. */
   public static final class Builder {
-    private String outboxTable = DEFAULT_OUTBOX_TABLE;
-    private String deadLetterTable = DEFAULT_DEAD_LETTER_TABLE;
-    private boolean createSchema;
-    private EventSerializer serializer;
-    private Duration pollInterval = DEFAULT_POLL_INTERVAL;
-    private int batchSize = DEFAULT_BATCH_SIZE;
-    private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-    private RetryPolicy retryPolicy = DEFAULT_RETRY_POLICY;
-
     /** The longest {@link #publishTimeout(Duration)}, in minutes. */
     public static final int MAX_PUBLISH_TIMEOUT_MINUTES = 10;
 
     /** The longest {@link #leaseDuration(Duration)}, in hours. */
     public static final int MAX_LEASE_HOURS = 1;
 
-    private Duration publishTimeout = DEFAULT_PUBLISH_TIMEOUT;
-    private Duration leaseDuration = DEFAULT_LEASE_DURATION;
-    private Duration retention = DEFAULT_RETENTION;
-    private Duration cleanupInterval = DEFAULT_CLEANUP_INTERVAL;
-    private int cleanupBatchSize = DEFAULT_CLEANUP_BATCH_SIZE;
-    private int vacuumThreshold = DEFAULT_VACUUM_THRESHOLD;
-    private boolean orderedPerAggregate = true;
-    private boolean holdAggregateOnDeadLetter;
+    private TableSettings tables = TableSettings.DEFAULTS;
+    private DeliverySettings delivery = DeliverySettings.DEFAULTS;
+    private FailureSettings failures = FailureSettings.DEFAULTS;
+    private CleanupSettings cleanup = CleanupSettings.DEFAULTS;
+    private EventSerializer serializer;
     private String instanceId;
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     private final List<OutboxListener> listeners = new ArrayList<>();
     private final List<HeaderProvider> headerProviders = new ArrayList<>();
-    private Level failureLogLevel = Level.WARN;
-    private boolean leaseOnWrite = true;
 
     private Builder() {}
 
     private Builder(OutboxOptions options) {
-      outboxTable = options.outboxTable;
-      deadLetterTable = options.deadLetterTable;
-      createSchema = options.createSchema;
+      tables = options.tables;
+      delivery = options.delivery;
+      failures = options.failures;
+      cleanup = options.cleanup;
       serializer = options.serializer;
-      pollInterval = options.pollInterval;
-      batchSize = options.batchSize;
-      maxAttempts = options.maxAttempts;
-      retryPolicy = options.retryPolicy;
-      publishTimeout = options.publishTimeout;
-      leaseDuration = options.leaseDuration;
-      retention = options.retention;
-      cleanupInterval = options.cleanupInterval;
-      cleanupBatchSize = options.cleanupBatchSize;
-      vacuumThreshold = options.vacuumThreshold;
-      orderedPerAggregate = options.orderedPerAggregate;
-      holdAggregateOnDeadLetter = options.holdAggregateOnDeadLetter;
       instanceId = options.instanceId;
       shutdownTimeout = options.shutdownTimeout;
       listeners.addAll(options.listeners);
       headerProviders.addAll(options.headerProviders);
-      failureLogLevel = options.failureLogLevel;
-      leaseOnWrite = options.leaseOnWrite;
     }
 
     /**
@@ -594,8 +512,10 @@ public final class OutboxOptions {
 
     /** The retry policy set so far, for the keys that change a part of it. */
     RetryPolicy currentRetryPolicy() {
-      return retryPolicy;
+      return failures.retryPolicy();
     }
+
+    // Tables
 
     /**
      * Sets {@link OutboxOptions#outboxTable()}.
@@ -605,7 +525,7 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder outboxTable(String name) {
-      this.outboxTable = tableName("outboxTable", name);
+      tables = tables.withOutboxTable(name);
       return this;
     }
 
@@ -617,7 +537,7 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder deadLetterTable(String name) {
-      this.deadLetterTable = tableName("deadLetterTable", name);
+      tables = tables.withDeadLetterTable(name);
       return this;
     }
 
@@ -628,20 +548,11 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder createSchema(boolean createSchema) {
-      this.createSchema = createSchema;
+      tables = tables.withCreateSchema(createSchema);
       return this;
     }
 
-    /**
-     * Sets {@link OutboxOptions#serializer()}.
-     *
-     * @param serializer the serializer, or {@code null} for the default
-     * @return this builder
-     */
-    public Builder serializer(EventSerializer serializer) {
-      this.serializer = serializer;
-      return this;
-    }
+    // Delivery: claims, publishing, leases
 
     /**
      * Sets {@link OutboxOptions#pollInterval()}.
@@ -650,7 +561,7 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder pollInterval(Duration interval) {
-      this.pollInterval = positive("pollInterval", interval);
+      delivery = delivery.withPollInterval(interval);
       return this;
     }
 
@@ -661,32 +572,7 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder batchSize(int size) {
-      this.batchSize = between("batchSize", size, 1, MAX_BATCH_SIZE);
-      return this;
-    }
-
-    /**
-     * Sets {@link OutboxOptions#maxAttempts()}.
-     *
-     * @param attempts &ge; 1
-     * @return this builder
-     */
-    public Builder maxAttempts(int attempts) {
-      this.maxAttempts = between("maxAttempts", attempts, 1, Integer.MAX_VALUE);
-      return this;
-    }
-
-    /**
-     * Sets {@link OutboxOptions#retryPolicy()}.
-     *
-     * @param policy not null
-     * @return this builder
-     */
-    public Builder retryPolicy(RetryPolicy policy) {
-      if (policy == null) {
-        throw new IllegalArgumentException("retryPolicy must not be null");
-      }
-      this.retryPolicy = policy;
+      delivery = delivery.withBatchSize(size);
       return this;
     }
 
@@ -698,12 +584,7 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder publishTimeout(Duration timeout) {
-      this.publishTimeout =
-          atMost(
-              "publishTimeout",
-              positive("publishTimeout", timeout),
-              Duration.ofMinutes(MAX_PUBLISH_TIMEOUT_MINUTES),
-              "a broker that has not answered in that time is down; the batch is retried");
+      delivery = delivery.withPublishTimeout(timeout);
       return this;
     }
 
@@ -714,56 +595,7 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder leaseDuration(Duration lease) {
-      this.leaseDuration =
-          atMost(
-              "leaseDuration",
-              positive("leaseDuration", lease),
-              Duration.ofHours(MAX_LEASE_HOURS),
-              "the aggregates of an instance that stopped without closing wait that long");
-      return this;
-    }
-
-    /**
-     * Sets {@link OutboxOptions#retention()}.
-     *
-     * @param retention &ge; 0
-     * @return this builder
-     */
-    public Builder retention(Duration retention) {
-      this.retention = notNegative("retention", retention);
-      return this;
-    }
-
-    /**
-     * Sets {@link OutboxOptions#cleanupInterval()}.
-     *
-     * @param interval &gt; 0
-     * @return this builder
-     */
-    public Builder cleanupInterval(Duration interval) {
-      this.cleanupInterval = positive("cleanupInterval", interval);
-      return this;
-    }
-
-    /**
-     * Sets {@link OutboxOptions#cleanupBatchSize()}.
-     *
-     * @param size between 1 and 1,000,000
-     * @return this builder
-     */
-    public Builder cleanupBatchSize(int size) {
-      this.cleanupBatchSize = between("cleanupBatchSize", size, 1, 1_000_000);
-      return this;
-    }
-
-    /**
-     * Sets {@link OutboxOptions#vacuumThreshold()}.
-     *
-     * @param rows between 0 (off) and 1,000,000,000
-     * @return this builder
-     */
-    public Builder vacuumThreshold(int rows) {
-      this.vacuumThreshold = between("vacuumThreshold", rows, 0, 1_000_000_000);
+      delivery = delivery.withLeaseDuration(lease);
       return this;
     }
 
@@ -774,7 +606,42 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder orderedPerAggregate(boolean ordered) {
-      this.orderedPerAggregate = ordered;
+      delivery = delivery.withOrderedPerAggregate(ordered);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#leaseOnWrite()}.
+     *
+     * @param enabled whether a running processor publishes the rows its JVM commits from memory
+     * @return this builder
+     */
+    public Builder leaseOnWrite(boolean enabled) {
+      delivery = delivery.withLeaseOnWrite(enabled);
+      return this;
+    }
+
+    // Failures: retries and dead letters
+
+    /**
+     * Sets {@link OutboxOptions#maxAttempts()}.
+     *
+     * @param attempts &ge; 1
+     * @return this builder
+     */
+    public Builder maxAttempts(int attempts) {
+      failures = failures.withMaxAttempts(attempts);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#retryPolicy()}.
+     *
+     * @param policy not null
+     * @return this builder
+     */
+    public Builder retryPolicy(RetryPolicy policy) {
+      failures = failures.withRetryPolicy(policy);
       return this;
     }
 
@@ -785,7 +652,77 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder holdAggregateOnDeadLetter(boolean hold) {
-      this.holdAggregateOnDeadLetter = hold;
+      failures = failures.withHoldAggregateOnDeadLetter(hold);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#failureLogLevel()}.
+     *
+     * @param level not null
+     * @return this builder
+     */
+    public Builder failureLogLevel(Level level) {
+      failures = failures.withFailureLogLevel(level);
+      return this;
+    }
+
+    // Cleanup and table upkeep
+
+    /**
+     * Sets {@link OutboxOptions#retention()}.
+     *
+     * @param retention &ge; 0
+     * @return this builder
+     */
+    public Builder retention(Duration retention) {
+      cleanup = cleanup.withRetention(retention);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#cleanupInterval()}.
+     *
+     * @param interval &gt; 0
+     * @return this builder
+     */
+    public Builder cleanupInterval(Duration interval) {
+      cleanup = cleanup.withCleanupInterval(interval);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#cleanupBatchSize()}.
+     *
+     * @param size between 1 and 1,000,000
+     * @return this builder
+     */
+    public Builder cleanupBatchSize(int size) {
+      cleanup = cleanup.withCleanupBatchSize(size);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#vacuumThreshold()}.
+     *
+     * @param rows between 0 (off) and 1,000,000,000
+     * @return this builder
+     */
+    public Builder vacuumThreshold(int rows) {
+      cleanup = cleanup.withVacuumThreshold(rows);
+      return this;
+    }
+
+    // The process and its extensions
+
+    /**
+     * Sets {@link OutboxOptions#serializer()}.
+     *
+     * @param serializer the serializer, or {@code null} for the default
+     * @return this builder
+     */
+    public Builder serializer(EventSerializer serializer) {
+      this.serializer = serializer;
       return this;
     }
 
@@ -812,7 +749,7 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder shutdownTimeout(Duration timeout) {
-      this.shutdownTimeout = notNegative("shutdownTimeout", timeout);
+      this.shutdownTimeout = OptionChecks.notNegative("shutdownTimeout", timeout);
       return this;
     }
 
@@ -823,10 +760,7 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder listener(OutboxListener listener) {
-      if (listener == null) {
-        throw new IllegalArgumentException("listener must not be null");
-      }
-      listeners.add(listener);
+      listeners.add(OptionChecks.notNull("listener", listener));
       return this;
     }
 
@@ -837,35 +771,7 @@ public final class OutboxOptions {
      * @return this builder
      */
     public Builder headerProvider(HeaderProvider provider) {
-      if (provider == null) {
-        throw new IllegalArgumentException("headerProvider must not be null");
-      }
-      headerProviders.add(provider);
-      return this;
-    }
-
-    /**
-     * Sets {@link OutboxOptions#failureLogLevel()}.
-     *
-     * @param level not null
-     * @return this builder
-     */
-    public Builder failureLogLevel(Level level) {
-      if (level == null) {
-        throw new IllegalArgumentException("failureLogLevel must not be null");
-      }
-      this.failureLogLevel = level;
-      return this;
-    }
-
-    /**
-     * Sets {@link OutboxOptions#leaseOnWrite()}.
-     *
-     * @param enabled whether a running processor publishes the rows its JVM commits from memory
-     * @return this builder
-     */
-    public Builder leaseOnWrite(boolean enabled) {
-      this.leaseOnWrite = enabled;
+      headerProviders.add(OptionChecks.notNull("headerProvider", provider));
       return this;
     }
 
@@ -876,81 +782,9 @@ public final class OutboxOptions {
      * @throws IllegalArgumentException naming the fields that do not fit together
      */
     public OutboxOptions build() {
-      if (leaseDuration.compareTo(publishTimeout) <= 0) {
-        throw new IllegalArgumentException(
-            "leaseDuration must be longer than publishTimeout ("
-                + publishTimeout
-                + "), but was "
-                + leaseDuration
-                + ": a claim would run out while its batch is still being published");
-      }
-      if (outboxTable.equalsIgnoreCase(deadLetterTable)) {
-        throw new IllegalArgumentException(
-            "deadLetterTable must differ from outboxTable, but both were " + outboxTable);
-      }
-      OutboxOptions options = new OutboxOptions(this);
-      if (deadLetterTable.equalsIgnoreCase(options.headTable())
-          || deadLetterTable.equalsIgnoreCase(options.publishedView())) {
-        throw new IllegalArgumentException(
-            "deadLetterTable must differ from the head table and the published view derived from"
-                + " outboxTable ("
-                + options.headTable()
-                + ", "
-                + options.publishedView()
-                + "), but was "
-                + deadLetterTable);
-      }
-      return options;
-    }
-
-    private static String tableName(String field, String name) {
-      if (name == null || !isQualifiedIdentifier(name)) {
-        throw new IllegalArgumentException(
-            field
-                + " must be a plain SQL identifier (letters, digits, _; at most 40 characters;"
-                + " optionally schema.table),"
-                + " but was "
-                + (name == null ? "null" : '"' + name + '"'));
-      }
-      return name;
-    }
-
-    private static boolean isQualifiedIdentifier(String name) {
-      int dot = name.indexOf('.');
-      if (dot < 0) {
-        return IDENTIFIER.matcher(name).matches();
-      }
-      return IDENTIFIER.matcher(name.substring(0, dot)).matches()
-          && IDENTIFIER.matcher(name.substring(dot + 1)).matches();
-    }
-
-    private static Duration positive(String field, Duration value) {
-      RetryPolicy.requirePositive(field, value);
-      return value;
-    }
-
-    private static Duration atMost(String field, Duration value, Duration max, String why) {
-      if (value.compareTo(max) > 0) {
-        throw new IllegalArgumentException(
-            field + " must be at most " + max + " (" + why + "), but was " + value);
-      }
-      return value;
-    }
-
-    private static Duration notNegative(String field, Duration value) {
-      if (value == null || value.isNegative()) {
-        throw new IllegalArgumentException(field + " must be >= 0, but was " + value);
-      }
-      RetryPolicy.requireAtMostLongest(field, value);
-      return value;
-    }
-
-    private static int between(String field, int value, int min, int max) {
-      if (value < min || value > max) {
-        String range = max == Integer.MAX_VALUE ? ">= " + min : "between " + min + " and " + max;
-        throw new IllegalArgumentException(field + " must be " + range + ", but was " + value);
-      }
-      return value;
+      delivery.checkTogether();
+      tables.checkTogether();
+      return new OutboxOptions(this);
     }
   }
 }
