@@ -1,14 +1,10 @@
 package dev.outbox.rabbitmq;
 
 import dev.outbox.OutboxMessage;
-import dev.outbox.rabbitmq.internal.AmqpUri;
-import dev.outbox.rabbitmq.internal.RoutingKeyTemplate;
 import dev.outbox.spi.OptionsBinder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
@@ -18,7 +14,10 @@ import javax.net.ssl.SSLContext;
  * #builder()}, {@link #defaults()}, {@link #toBuilder()}, or read from {@link #fromProperties
  * Properties}/{@link #fromMap Map} with a prefix. Every setter checks its value at once and names
  * the field and the bad value. The password never appears in {@link #toString()}, in errors or in
- * logs, not even inside a URI.
+ * logs, not even inside a URI. The options come in three groups, in this order below and in the
+ * builder: the connection (where and as whom: host, port, virtual host, user, password, TLS), the
+ * routing (exchange, routing key, app-id), and the client (connection name, timeouts, heartbeat,
+ * recovery).
  *
  * <pre>{@code
  * RabbitMqPublisherOptions options = RabbitMqPublisherOptions.builder()
@@ -89,42 +88,14 @@ public final class RabbitMqPublisherOptions {
           .duration("heartbeat", Builder::heartbeat)
           .duration("recovery-interval", Builder::recoveryInterval);
 
-  private final String host;
-  private final Integer port;
-  private final String virtualHost;
-  private final String username;
-  private final String password;
-  private final boolean tls;
-  private final SSLContext sslContext;
-  private final String exchange;
-  private final String exchangeType;
-  private final boolean exchangeDurable;
-  private final boolean declareExchange;
-  private final Function<OutboxMessage, String> routingKey;
-  private final String appId;
-  private final String connectionName;
-  private final Duration connectionTimeout;
-  private final Duration heartbeat;
-  private final Duration recoveryInterval;
+  private final ConnectionSettings connection;
+  private final RoutingSettings routing;
+  private final ClientSettings client;
 
   private RabbitMqPublisherOptions(Builder b) {
-    host = b.host;
-    port = b.port;
-    virtualHost = b.virtualHost;
-    username = b.username;
-    password = b.password;
-    tls = b.tls;
-    sslContext = b.sslContext;
-    exchange = b.exchange;
-    exchangeType = b.exchangeType;
-    exchangeDurable = b.exchangeDurable;
-    declareExchange = b.declareExchange;
-    routingKey = b.routingKey;
-    appId = b.appId;
-    connectionName = b.connectionName;
-    connectionTimeout = b.connectionTimeout;
-    heartbeat = b.heartbeat;
-    recoveryInterval = b.recoveryInterval;
+    connection = b.connection;
+    routing = b.routing;
+    client = b.client;
   }
 
   /**
@@ -190,32 +161,34 @@ public final class RabbitMqPublisherOptions {
     return BINDER.keys(prefix);
   }
 
+  // Connection: where and as whom
+
   /**
    * @return default {@value #DEFAULT_HOST}
    */
   public String host() {
-    return host;
+    return connection.host();
   }
 
   /**
    * @return default {@value #DEFAULT_PORT}, or {@value #DEFAULT_TLS_PORT} with TLS
    */
   public int port() {
-    return port != null ? port : tls ? DEFAULT_TLS_PORT : DEFAULT_PORT;
+    return connection.port();
   }
 
   /**
    * @return default {@value #DEFAULT_VIRTUAL_HOST}
    */
   public String virtualHost() {
-    return virtualHost;
+    return connection.virtualHost();
   }
 
   /**
    * @return default {@value #DEFAULT_USERNAME}
    */
   public String username() {
-    return username;
+    return connection.username();
   }
 
   /**
@@ -224,14 +197,14 @@ public final class RabbitMqPublisherOptions {
    * @return default {@value #DEFAULT_USERNAME}
    */
   public String password() {
-    return password;
+    return connection.password();
   }
 
   /**
    * @return whether to connect with TLS; default {@code false}, {@code true} for amqps URIs
    */
   public boolean tls() {
-    return tls;
+    return connection.tls();
   }
 
   /**
@@ -241,153 +214,127 @@ public final class RabbitMqPublisherOptions {
    *     against the default trust store; the host name is verified in either case
    */
   public SSLContext sslContext() {
-    return sslContext;
+    return connection.sslContext();
   }
+
+  // Routing: exchange, routing key, app-id
 
   /**
    * @return where every message is published; default {@value #DEFAULT_EXCHANGE}
    */
   public String exchange() {
-    return exchange;
+    return routing.exchange();
   }
 
   /**
    * @return the type when {@link #declareExchange()}; default {@value #DEFAULT_EXCHANGE_TYPE}
    */
   public String exchangeType() {
-    return exchangeType;
+    return routing.exchangeType();
   }
 
   /**
    * @return whether a declared exchange survives a broker restart; default {@code true}
    */
   public boolean exchangeDurable() {
-    return exchangeDurable;
+    return routing.exchangeDurable();
   }
 
   /**
    * @return whether to declare the exchange on connecting; default {@code false}
    */
   public boolean declareExchange() {
-    return declareExchange;
+    return routing.declareExchange();
   }
 
   /**
    * @return the routing key of each message; default its event type
    */
   public Function<OutboxMessage, String> routingKey() {
-    return routingKey;
+    return routing.routingKey();
   }
 
   /**
    * @return the AMQP {@code app-id} of every message; default {@code null}, none
    */
   public String appId() {
-    return appId;
+    return routing.appId();
   }
+
+  // Client: connection name, timeouts, heartbeat, recovery
 
   /**
    * @return the name the connection shows in the management UI; default "outbox-publisher"
    */
   public String connectionName() {
-    return connectionName;
+    return client.connectionName();
   }
 
   /**
    * @return the limit of TCP connect and AMQP handshake; default 10 s
    */
   public Duration connectionTimeout() {
-    return connectionTimeout;
+    return client.connectionTimeout();
   }
 
   /**
    * @return the requested heartbeat; default 30 s, {@link Duration#ZERO} for none
    */
   public Duration heartbeat() {
-    return heartbeat;
+    return client.heartbeat();
   }
 
   /**
    * @return the pause between attempts to recover a lost connection; default 5 s
    */
   public Duration recoveryInterval() {
-    return recoveryInterval;
+    return client.recoveryInterval();
   }
 
   @Override
   public String toString() {
-    return "RabbitMqPublisherOptions[amqp"
-        + (tls ? "s" : "")
-        + "://"
-        + username
-        + ":****@"
-        + host
-        + ':'
-        + port()
+    return "RabbitMqPublisherOptions["
+        + connection.maskedAddress()
         + ", virtualHost="
-        + virtualHost
+        + connection.virtualHost()
         + ", exchange="
-        + exchange
-        + (declareExchange
-            ? " (declared " + exchangeType + (exchangeDurable ? ", durable)" : ")")
+        + routing.exchange()
+        + (routing.declareExchange()
+            ? " (declared "
+                + routing.exchangeType()
+                + (routing.exchangeDurable() ? ", durable)" : ")")
             : "")
         + ", routingKey="
-        + routingKey
+        + routing.routingKey()
         + ", appId="
-        + appId
+        + routing.appId()
         + ", connectionName="
-        + connectionName
+        + client.connectionName()
         + ", connectionTimeout="
-        + connectionTimeout
+        + client.connectionTimeout()
         + ", heartbeat="
-        + heartbeat
+        + client.heartbeat()
         + ", recoveryInterval="
-        + recoveryInterval
+        + client.recoveryInterval()
         + ']';
   }
 
   /** Builds {@link RabbitMqPublisherOptions}; each setter checks its value at once. */
   public static final class Builder {
 
-    private String host = DEFAULT_HOST;
-    private Integer port;
-    private String virtualHost = DEFAULT_VIRTUAL_HOST;
-    private String username = DEFAULT_USERNAME;
-    private String password = DEFAULT_USERNAME;
-    private boolean tls;
-    private SSLContext sslContext;
-    private String exchange = DEFAULT_EXCHANGE;
-    private String exchangeType = DEFAULT_EXCHANGE_TYPE;
-    private boolean exchangeDurable = true;
-    private boolean declareExchange;
-    private Function<OutboxMessage, String> routingKey = RoutingKeyTemplate.of(DEFAULT_ROUTING_KEY);
-    private String appId;
-    private String connectionName = DEFAULT_CONNECTION_NAME;
-    private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
-    private Duration heartbeat = DEFAULT_HEARTBEAT;
-    private Duration recoveryInterval = DEFAULT_RECOVERY_INTERVAL;
+    private ConnectionSettings connection = ConnectionSettings.DEFAULTS;
+    private RoutingSettings routing = RoutingSettings.DEFAULTS;
+    private ClientSettings client = ClientSettings.DEFAULTS;
 
     private Builder() {}
 
     private Builder(RabbitMqPublisherOptions o) {
-      host = o.host;
-      port = o.port;
-      virtualHost = o.virtualHost;
-      username = o.username;
-      password = o.password;
-      tls = o.tls;
-      sslContext = o.sslContext;
-      exchange = o.exchange;
-      exchangeType = o.exchangeType;
-      exchangeDurable = o.exchangeDurable;
-      declareExchange = o.declareExchange;
-      routingKey = o.routingKey;
-      appId = o.appId;
-      connectionName = o.connectionName;
-      connectionTimeout = o.connectionTimeout;
-      heartbeat = o.heartbeat;
-      recoveryInterval = o.recoveryInterval;
+      connection = o.connection;
+      routing = o.routing;
+      client = o.client;
     }
+
+    // Connection: where and as whom
 
     /**
      * Connects where an {@code amqp://} or {@code amqps://} URI says: it sets TLS, host and port,
@@ -397,22 +344,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder uri(String uri) {
-      AmqpUri parsed = AmqpUri.parse(uri);
-      tls = parsed.tls();
-      host(parsed.host());
-      port = null;
-      if (parsed.port() != -1) {
-        port(parsed.port());
-      }
-      if (parsed.virtualHost() != null) {
-        virtualHost(parsed.virtualHost());
-      }
-      if (parsed.username() != null) {
-        username(parsed.username());
-      }
-      if (parsed.password() != null) {
-        password(parsed.password());
-      }
+      connection = connection.withUri(uri);
       return this;
     }
 
@@ -423,7 +355,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder host(String host) {
-      this.host = requireText("host", host);
+      connection = connection.withHost(host);
       return this;
     }
 
@@ -434,10 +366,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder port(int port) {
-      if (port < 1 || port > 65_535) {
-        throw new IllegalArgumentException("port must be between 1 and 65535, but was " + port);
-      }
-      this.port = port;
+      connection = connection.withPort(port);
       return this;
     }
 
@@ -448,7 +377,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder virtualHost(String virtualHost) {
-      this.virtualHost = requireText("virtualHost", virtualHost);
+      connection = connection.withVirtualHost(virtualHost);
       return this;
     }
 
@@ -459,7 +388,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder username(String username) {
-      this.username = requireText("username", username);
+      connection = connection.withUsername(username);
       return this;
     }
 
@@ -470,10 +399,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder password(String password) {
-      if (password == null) {
-        throw new IllegalArgumentException("password must not be null");
-      }
-      this.password = password;
+      connection = connection.withPassword(password);
       return this;
     }
 
@@ -484,7 +410,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder tls(boolean tls) {
-      this.tls = tls;
+      connection = connection.withTls(tls);
       return this;
     }
 
@@ -495,10 +421,11 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder sslContext(SSLContext sslContext) {
-      this.sslContext = sslContext;
-      this.tls |= sslContext != null;
+      connection = connection.withSslContext(sslContext);
       return this;
     }
+
+    // Routing: exchange, routing key, app-id
 
     /**
      * Sets the exchange.
@@ -507,11 +434,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder exchange(String exchange) {
-      if (exchange == null || exchange.length() > 255) {
-        throw new IllegalArgumentException(
-            "exchange must be a name of at most 255 characters, but was " + quote(exchange));
-      }
-      this.exchange = exchange;
+      routing = routing.withExchange(exchange);
       return this;
     }
 
@@ -522,7 +445,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder exchangeType(String type) {
-      this.exchangeType = requireText("exchangeType", type);
+      routing = routing.withExchangeType(type);
       return this;
     }
 
@@ -533,7 +456,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder exchangeDurable(boolean durable) {
-      this.exchangeDurable = durable;
+      routing = routing.withExchangeDurable(durable);
       return this;
     }
 
@@ -544,7 +467,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder declareExchange(boolean declare) {
-      this.declareExchange = declare;
+      routing = routing.withDeclareExchange(declare);
       return this;
     }
 
@@ -555,7 +478,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder routingKey(Function<OutboxMessage, String> routingKey) {
-      this.routingKey = Objects.requireNonNull(routingKey, "routingKey must not be null");
+      routing = routing.withRoutingKey(routingKey);
       return this;
     }
 
@@ -567,7 +490,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder routingKeyTemplate(String template) {
-      this.routingKey = RoutingKeyTemplate.of(template);
+      routing = routing.withRoutingKeyTemplate(template);
       return this;
     }
 
@@ -578,14 +501,11 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder appId(String appId) {
-      if (appId != null
-          && (appId.isBlank() || appId.getBytes(StandardCharsets.UTF_8).length > 255)) {
-        throw new IllegalArgumentException(
-            "appId must be null or 1 to 255 bytes of text, but was " + quote(appId));
-      }
-      this.appId = appId;
+      routing = routing.withAppId(appId);
       return this;
     }
+
+    // Client: connection name, timeouts, heartbeat, recovery
 
     /**
      * Sets the connection name.
@@ -594,7 +514,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder connectionName(String name) {
-      this.connectionName = requireText("connectionName", name);
+      client = client.withConnectionName(name);
       return this;
     }
 
@@ -605,7 +525,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder connectionTimeout(Duration timeout) {
-      this.connectionTimeout = requireDuration("connectionTimeout", timeout, false);
+      client = client.withConnectionTimeout(timeout);
       return this;
     }
 
@@ -616,7 +536,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder heartbeat(Duration heartbeat) {
-      this.heartbeat = requireDuration("heartbeat", heartbeat, true);
+      client = client.withHeartbeat(heartbeat);
       return this;
     }
 
@@ -627,7 +547,7 @@ public final class RabbitMqPublisherOptions {
      * @return this builder
      */
     public Builder recoveryInterval(Duration interval) {
-      this.recoveryInterval = requireDuration("recoveryInterval", interval, false);
+      client = client.withRecoveryInterval(interval);
       return this;
     }
 
@@ -637,25 +557,5 @@ public final class RabbitMqPublisherOptions {
     public RabbitMqPublisherOptions build() {
       return new RabbitMqPublisherOptions(this);
     }
-  }
-
-  static String requireText(String field, String value) {
-    if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(field + " must not be blank, but was " + quote(value));
-    }
-    return value;
-  }
-
-  static String quote(String value) {
-    return value == null ? "null" : '"' + value + '"';
-  }
-
-  static Duration requireDuration(String field, Duration value, boolean zeroAllowed) {
-    Objects.requireNonNull(value, field + " must not be null");
-    if (value.isNegative() || (!zeroAllowed && value.isZero())) {
-      throw new IllegalArgumentException(
-          field + " must be " + (zeroAllowed ? ">= 0" : "> 0") + ", but was " + value);
-    }
-    return value;
   }
 }
