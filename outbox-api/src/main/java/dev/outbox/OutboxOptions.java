@@ -79,6 +79,7 @@ public final class OutboxOptions {
   private final DeliverySettings delivery;
   private final FailureSettings failures;
   private final CleanupSettings cleanup;
+  private final DeliveryMode deliveryMode;
   private final EventSerializer serializer;
   private final String instanceId;
   private final Duration shutdownTimeout;
@@ -90,6 +91,7 @@ public final class OutboxOptions {
     this.delivery = builder.delivery;
     this.failures = builder.failures;
     this.cleanup = builder.cleanup;
+    this.deliveryMode = builder.deliveryMode;
     this.serializer = builder.serializer;
     this.instanceId = builder.instanceId != null ? builder.instanceId : defaultInstanceId();
     this.shutdownTimeout = builder.shutdownTimeout;
@@ -219,6 +221,16 @@ public final class OutboxOptions {
   }
 
   // Delivery: claims, publishing, leases
+
+  /**
+   * Who carries the messages to the broker: the outbox's processor, or Debezium reading the
+   * database's log (then {@link Outbox#start()} runs cleanup by age only).
+   *
+   * @return default {@link DeliveryMode#POLLING}
+   */
+  public DeliveryMode deliveryMode() {
+    return deliveryMode;
+  }
 
   /**
    * How long the processor waits for new messages when a batch came back short and no commit woke
@@ -420,6 +432,8 @@ public final class OutboxOptions {
         + tables
         + ", "
         + delivery
+        + ", deliveryMode="
+        + deliveryMode
         + ", "
         + failures
         + ", "
@@ -462,6 +476,7 @@ public final class OutboxOptions {
     private DeliverySettings delivery = DeliverySettings.DEFAULTS;
     private FailureSettings failures = FailureSettings.DEFAULTS;
     private CleanupSettings cleanup = CleanupSettings.DEFAULTS;
+    private DeliveryMode deliveryMode = DeliveryMode.POLLING;
     private EventSerializer serializer;
     private String instanceId;
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
@@ -475,6 +490,7 @@ public final class OutboxOptions {
       delivery = options.delivery;
       failures = options.failures;
       cleanup = options.cleanup;
+      deliveryMode = options.deliveryMode;
       serializer = options.serializer;
       instanceId = options.instanceId;
       shutdownTimeout = options.shutdownTimeout;
@@ -553,6 +569,17 @@ public final class OutboxOptions {
     }
 
     // Delivery: claims, publishing, leases
+
+    /**
+     * Sets {@link OutboxOptions#deliveryMode()}.
+     *
+     * @param mode not null
+     * @return this builder
+     */
+    public Builder deliveryMode(DeliveryMode mode) {
+      this.deliveryMode = OptionChecks.notNull("deliveryMode", mode);
+      return this;
+    }
 
     /**
      * Sets {@link OutboxOptions#pollInterval()}.

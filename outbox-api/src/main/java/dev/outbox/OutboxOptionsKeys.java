@@ -58,6 +58,7 @@ final class OutboxOptionsKeys {
             .string("outbox-table", (t, v) -> t.builder.outboxTable(v))
             .string("dead-letter-table", (t, v) -> t.builder.deadLetterTable(v))
             .bool("create-schema", (t, v) -> t.builder.createSchema(v))
+            .enumeration("delivery-mode", DeliveryMode.class, (t, v) -> t.builder.deliveryMode(v))
             .duration("poll-interval", (t, v) -> t.builder.pollInterval(v))
             .integer("batch-size", (t, v) -> t.builder.batchSize(v))
             .integer("max-attempts", (t, v) -> t.builder.maxAttempts(v))

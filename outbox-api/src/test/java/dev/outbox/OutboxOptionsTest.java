@@ -154,6 +154,7 @@ class OutboxOptionsTest {
     properties.setProperty("outbox.retry-initial-delay", "PT2S");
     properties.setProperty("outbox.hold-aggregate-on-dead-letter", "true");
     properties.setProperty("outbox.failure-log-level", "error");
+    properties.setProperty("outbox.delivery-mode", "cdc");
     properties.setProperty("outbox.kafka.bootstrap-servers", "left to the Kafka adapter");
     Map<String, String> environment =
         Map.of(
@@ -163,6 +164,7 @@ class OutboxOptionsTest {
             "OUTBOX_RETRY_INITIAL_DELAY", "2s",
             "OUTBOX_HOLD_AGGREGATE_ON_DEAD_LETTER", "TRUE",
             "OUTBOX_FAILURE_LOG_LEVEL", "ERROR",
+            "OUTBOX_DELIVERY_MODE", "CDC",
             "HOME", "/root");
 
     for (OutboxOptions options :
@@ -177,6 +179,7 @@ class OutboxOptionsTest {
           .isEqualTo(OutboxOptions.DEFAULT_RETRY_POLICY.maxDelay());
       assertThat(options.holdAggregateOnDeadLetter()).isTrue();
       assertThat(options.failureLogLevel()).isEqualTo(Level.ERROR);
+      assertThat(options.deliveryMode()).isEqualTo(DeliveryMode.CDC);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.outbox.internal;
 
+import dev.outbox.DeliveryMode;
 import dev.outbox.OutboxOptions;
 import dev.outbox.spi.OutboxStore;
 import java.time.Clock;
@@ -10,7 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes delivered messages written longer ago than the retention, and the heads left with
- * nothing, one bounded batch at a time.
+ * nothing, one bounded batch at a time. In {@link DeliveryMode#CDC} it deletes every message
+ * written longer ago, delivered or not as far as the outbox knows: the connector read it from the
+ * log long before.
  */
 final class Cleanup {
 
@@ -37,14 +40,17 @@ final class Cleanup {
     Instant cutoff = clock.instant().minus(options.retention());
     int total = 0;
     for (int round = 0; round < MAX_ROUNDS && keepGoing.getAsBoolean(); round++) {
-      int deleted = store.deleteDelivered(cutoff, options.cleanupBatchSize());
+      int deleted =
+          options.deliveryMode() == DeliveryMode.CDC
+              ? store.deleteWritten(cutoff, options.cleanupBatchSize())
+              : store.deleteDelivered(cutoff, options.cleanupBatchSize());
       total += deleted;
       if (deleted < options.cleanupBatchSize()) {
         break;
       }
     }
     if (total > 0) {
-      LOG.debug("Cleanup deleted {} delivered messages written before {}", total, cutoff);
+      LOG.debug("Cleanup deleted {} messages written before {}", total, cutoff);
     }
     return total;
   }

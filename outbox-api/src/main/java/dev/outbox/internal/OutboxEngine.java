@@ -1,6 +1,7 @@
 package dev.outbox.internal;
 
 import dev.outbox.DeadLetterService;
+import dev.outbox.DeliveryMode;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxHealth;
 import dev.outbox.OutboxOptions;
@@ -99,9 +100,11 @@ public final class OutboxEngine implements Outbox {
     if (!state.compareAndSet(State.NEW, State.RUNNING)) {
       return;
     }
-    processor = new Thread(this::loop, "outbox-processor-" + options.instanceId());
-    processor.setDaemon(true);
-    processor.start();
+    if (options.deliveryMode() == DeliveryMode.POLLING) {
+      processor = new Thread(this::loop, "outbox-processor-" + options.instanceId());
+      processor.setDaemon(true);
+      processor.start();
+    }
     cleanupSchedule =
         Executors.newSingleThreadScheduledExecutor(
             task -> {
@@ -112,13 +115,24 @@ public final class OutboxEngine implements Outbox {
     long interval = options.cleanupInterval().toMillis();
     cleanupSchedule.scheduleWithFixedDelay(
         this::cleanUpQuietly, interval, interval, TimeUnit.MILLISECONDS);
-    LOG.info("Outbox {} started", options.instanceId());
+    if (options.deliveryMode() == DeliveryMode.CDC) {
+      LOG.info(
+          "Outbox {} started in CDC mode: cleanup by age only, the connector delivers",
+          options.instanceId());
+    } else {
+      LOG.info("Outbox {} started", options.instanceId());
+    }
   }
 
   @Override
   public int runOnce() {
     if (state.get() == State.CLOSED) {
       throw new IllegalStateException("This outbox is closed");
+    }
+    if (options.deliveryMode() == DeliveryMode.CDC) {
+      throw new IllegalStateException(
+          "This outbox runs in CDC mode: the connector reading the database's log delivers, not"
+              + " runOnce()");
     }
     synchronized (cycleLock) {
       return cycle.run();
@@ -141,9 +155,11 @@ public final class OutboxEngine implements Outbox {
     Duration lag = Duration.ZERO;
     try {
       OutboxStats stats = store.stats();
-      pending = stats.pending();
+      pending = options.deliveryMode() == DeliveryMode.CDC ? 0 : stats.pending();
       dead = stats.deadLetters();
-      if (stats.oldestPendingCreatedAt() != null && stats.oldestPendingCreatedAt().isBefore(now)) {
+      if (options.deliveryMode() == DeliveryMode.POLLING
+          && stats.oldestPendingCreatedAt() != null
+          && stats.oldestPendingCreatedAt().isBefore(now)) {
         lag = Duration.between(stats.oldestPendingCreatedAt(), now);
       }
     } catch (RuntimeException e) {
@@ -152,6 +168,7 @@ public final class OutboxEngine implements Outbox {
     }
     return new OutboxHealth(
         isRunning(),
+        options.deliveryMode(),
         options.instanceId(),
         pending,
         lag,
@@ -186,8 +203,10 @@ public final class OutboxEngine implements Outbox {
     if (previous == State.RUNNING) {
       cleanupSchedule.shutdownNow();
       wake.signal();
-      awaitProcessor();
-      releaseHandedOver();
+      if (processor != null) {
+        awaitProcessor();
+        releaseHandedOver();
+      }
     }
     publishCall.close();
     inDoubt.close();

@@ -86,6 +86,17 @@ public interface OutboxStore {
   int deleteDelivered(Instant createdBefore, int limit);
 
   /**
+   * Deletes messages written before a cutoff whatever their head's cursor, at most {@code limit} of
+   * them, and keeps every head (it holds the aggregate's last seq). The cleanup of {@link
+   * dev.outbox.DeliveryMode#CDC}, where the database's log has carried the messages long before.
+   *
+   * @param createdBefore delete messages written before this instant
+   * @param limit the most rows one call deletes
+   * @return how many messages were deleted
+   */
+  int deleteWritten(Instant createdBefore, int limit);
+
+  /**
    * Lists dead letters, oldest first.
    *
    * @param query the filter and page

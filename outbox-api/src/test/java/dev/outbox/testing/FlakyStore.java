@@ -240,6 +240,12 @@ public final class FlakyStore implements OutboxStore {
   }
 
   @Override
+  public int deleteWritten(Instant createdBefore, int limit) {
+    deleteLimits.add(limit);
+    return store.deleteWritten(createdBefore, limit);
+  }
+
+  @Override
   public List<DeadLetter> findDeadLetters(DeadLetterQuery query) {
     return store.findDeadLetters(query);
   }

@@ -508,6 +508,26 @@ public final class InMemoryOutboxStore implements OutboxStore {
   }
 
   @Override
+  public synchronized int deleteWritten(Instant createdBefore, int limit) {
+    List<Map.Entry<HeadState, Stored>> deletable = new ArrayList<>();
+    for (HeadState head : heads.values()) {
+      for (Stored stored : head.messages.values()) {
+        if (stored.message().createdAt().isBefore(createdBefore)) {
+          deletable.add(Map.entry(head, stored));
+        }
+      }
+    }
+    deletable.sort(Comparator.comparingLong(e -> e.getValue().position()));
+    int deleted = 0;
+    for (Map.Entry<HeadState, Stored> entry :
+        deletable.subList(0, Math.min(limit, deletable.size()))) {
+      entry.getKey().messages.remove(entry.getValue().message().seq());
+      deleted++;
+    }
+    return deleted;
+  }
+
+  @Override
   public synchronized int deleteDelivered(Instant createdBefore, int limit) {
     List<Map.Entry<HeadState, Stored>> deletable = new ArrayList<>();
     for (HeadState head : heads.values()) {

@@ -1,6 +1,7 @@
 package dev.outbox.hibernate;
 
 import dev.outbox.DeadLetterService;
+import dev.outbox.DeliveryMode;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxHealth;
 import dev.outbox.OutboxOptions;
@@ -31,7 +32,7 @@ final class CommitWokenOutbox implements Outbox {
   public synchronized void start() {
     boolean wasRunning = engine.isRunning();
     engine.start();
-    if (!wasRunning && options.leaseOnWrite()) {
+    if (!wasRunning && options.leaseOnWrite() && options.deliveryMode() == DeliveryMode.POLLING) {
       leaseRegistration =
           context.receiveLeases(
               new OutboxContext.LeaseReceiver(

@@ -1,5 +1,6 @@
 package dev.outbox.hibernate;
 
+import dev.outbox.DeliveryMode;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
@@ -18,6 +19,13 @@ import org.hibernate.engine.spi.SessionFactoryImplementor;
  * outbox is integrated with.
  */
 public final class HibernateOutbox {
+
+  /** The publisher of CDC mode, where the connector delivers and nothing may call it. */
+  static final EventPublisher CONNECTOR_DELIVERS =
+      (messages, timeout) -> {
+        throw new IllegalStateException(
+            "In CDC mode the connector reading the database's log publishes, not the outbox");
+      };
 
   private HibernateOutbox() {}
 
@@ -50,6 +58,29 @@ public final class HibernateOutbox {
    */
   public static OutboxOptions options(EntityManagerFactory emf) {
     return context(emf.unwrap(SessionFactoryImplementor.class)).options();
+  }
+
+  /**
+   * The outbox of a persistence unit built with {@link DeliveryMode#CDC}: no processor and no
+   * publisher (Debezium reads the table from the database's log); {@link Outbox#start()} runs the
+   * cleanup by age, {@link Outbox#health()} and the dead letters work as usual.
+   *
+   * @param emf an entity manager factory built with the outbox on the classpath and options in CDC
+   *     mode
+   * @return the outbox, not started
+   * @throws OutboxException when the persistence unit's options are not in CDC mode
+   */
+  public static Outbox create(EntityManagerFactory emf) {
+    OutboxOptions options = options(emf);
+    if (options.deliveryMode() != DeliveryMode.CDC) {
+      throw new OutboxException(
+          "An outbox without an EventPublisher needs deliveryMode CDC, but the persistence unit"
+              + " was built with "
+              + options.deliveryMode()
+              + ": pass the broker's publisher to HibernateOutbox.create(emf, publisher), or set"
+              + " deliveryMode(DeliveryMode.CDC) when Debezium delivers");
+    }
+    return create(emf, CONNECTOR_DELIVERS, options, Clock.systemUTC());
   }
 
   /**
@@ -106,6 +137,16 @@ public final class HibernateOutbox {
               + ": pass the same OutboxOptions as the setting "
               + OutboxSettings.OPTIONS);
     }
+    if (unit.deliveryMode() != options.deliveryMode()) {
+      throw new OutboxException(
+          "The outbox options say deliveryMode "
+              + options.deliveryMode()
+              + " but the persistence unit was built with "
+              + unit.deliveryMode()
+              + ": pass the same OutboxOptions as the setting "
+              + OutboxSettings.OPTIONS);
+    }
+    context.database().checkSupports(options.deliveryMode());
     OutboxEngine engine = new OutboxEngine(options, store(emf), publisher, clock);
     return new CommitWokenOutbox(engine, context, options);
   }

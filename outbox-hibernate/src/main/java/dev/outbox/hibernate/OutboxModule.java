@@ -7,6 +7,7 @@ import com.google.inject.Key;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import dev.outbox.DeadLetterService;
+import dev.outbox.DeliveryMode;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
@@ -25,7 +26,8 @@ import java.util.Objects;
  * options ({@link #persistenceProperties()}), and an {@link EventPublisher} from exactly one broker
  * module ({@code KafkaOutboxModule}, {@code RabbitMqOutboxModule}, {@code NatsOutboxModule}, {@code
  * ServiceBusOutboxModule}). Without a publisher, creating the injector fails with a message naming
- * them; with two, Guice names both bindings.
+ * them; with two, Guice names both bindings. In {@link DeliveryMode#CDC} no publisher is needed:
+ * Debezium delivers, and the bound {@link Outbox} runs the cleanup by age.
  *
  * <pre>{@code
  * OutboxModule outbox = new OutboxModule(options);
@@ -62,7 +64,7 @@ public final class OutboxModule extends AbstractModule {
   @Override
   protected void configure() {
     bind(OutboxOptions.class).toInstance(options);
-    requestInjection(new PublisherBindingCheck());
+    requestInjection(new PublisherBindingCheck(options.deliveryMode()));
   }
 
   @Provides
@@ -79,6 +81,9 @@ public final class OutboxModule extends AbstractModule {
   @Provides
   @Singleton
   Outbox outbox(EntityManagerFactory emf, Injector injector) {
+    if (options.deliveryMode() == DeliveryMode.CDC) {
+      return HibernateOutbox.create(emf);
+    }
     return HibernateOutbox.create(emf, injector.getInstance(EventPublisher.class), options);
   }
 
@@ -90,9 +95,16 @@ public final class OutboxModule extends AbstractModule {
 
   /** Fails the injector's creation when no broker module bound an {@link EventPublisher}. */
   static final class PublisherBindingCheck {
+    private final DeliveryMode mode;
+
+    PublisherBindingCheck(DeliveryMode mode) {
+      this.mode = mode;
+    }
+
     @Inject
     void check(Injector injector) {
-      if (injector.getExistingBinding(Key.get(EventPublisher.class)) == null) {
+      if (mode == DeliveryMode.POLLING
+          && injector.getExistingBinding(Key.get(EventPublisher.class)) == null) {
         throw new OutboxException(
             "No EventPublisher is bound: install exactly one broker module next to OutboxModule"
                 + " (KafkaOutboxModule, RabbitMqOutboxModule, NatsOutboxModule or"

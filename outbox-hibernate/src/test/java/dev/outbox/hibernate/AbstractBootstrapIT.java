@@ -3,6 +3,8 @@ package dev.outbox.hibernate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.outbox.DeliveryMode;
+import dev.outbox.Outbox;
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.internal.OutboxIntegrator;
 import dev.outbox.hibernate.testing.Emfs;
@@ -14,6 +16,7 @@ import dev.outbox.hibernate.testing.TestDatabase;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
@@ -129,5 +132,49 @@ abstract class AbstractBootstrapIT {
                     .close())
         .hasStackTraceContaining("outboxTable must be a plain SQL identifier")
         .hasStackTraceContaining("\"outbox; drop table users\"");
+  }
+
+  @Test
+  void cdcModeBuildsOnPostgreSqlOnlyAndNeedsNoPublisherThere() {
+    DataSource dataSource = database.dataSource();
+    OutboxTable.drop(dataSource, "cdc_boot_messages", "cdc_boot_dead_letters");
+    OutboxOptions options =
+        OutboxOptions.builder()
+            .outboxTable("cdc_boot_messages")
+            .deadLetterTable("cdc_boot_dead_letters")
+            .createSchema(true)
+            .deliveryMode(DeliveryMode.CDC)
+            .retention(Duration.ZERO)
+            .build();
+    if (database != TestDatabase.POSTGRESQL) {
+      assertThatThrownBy(() -> Emfs.create(dataSource, options).close())
+          .hasStackTraceContaining("deliveryMode CDC is supported on PostgreSQL only")
+          .hasStackTraceContaining("Use DeliveryMode.POLLING");
+      return;
+    }
+    long id = IDS.getAndIncrement();
+    try (SessionFactory emf = Emfs.create(dataSource, options);
+        Outbox outbox = HibernateOutbox.create(emf)) {
+      outbox.start();
+      emf.inTransaction(session -> session.persist(PurchaseOrder.place(id, BigDecimal.ONE)));
+      OutboxTable table = new OutboxTable(dataSource, "cdc_boot_messages");
+      assertThat(table.rows()).hasSize(1);
+      assertThat(outbox.health().deliveryMode()).isEqualTo(DeliveryMode.CDC);
+      assertThat(outbox.cleanUpOnce()).as("retention zero: written is old enough").isEqualTo(1);
+      assertThat(table.rows()).isEmpty();
+      assertThat(table.head("PurchaseOrder", Long.toString(id)).writeSeq())
+          .as("the head stays, so that the aggregate's seq goes on")
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
+  void anOutboxWithoutAPublisherNeedsCdcMode() {
+    DataSource dataSource = database.dataSource();
+    try (SessionFactory emf =
+        Emfs.create(dataSource, OutboxOptions.builder().createSchema(true).build())) {
+      assertThatThrownBy(() -> HibernateOutbox.create(emf))
+          .hasMessageContaining("An outbox without an EventPublisher needs deliveryMode CDC");
+    }
   }
 }

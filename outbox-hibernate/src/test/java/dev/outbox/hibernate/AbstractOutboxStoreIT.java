@@ -539,6 +539,28 @@ abstract class AbstractOutboxStoreIT {
   }
 
   @Test
+  void cdcCleanupDeletesEveryRowOlderThanTheCutoffInBoundedBatchesAndKeepsTheHeads() {
+    List<String> delivered = write(2, 1);
+    store.record(delivered(claim("a", 10)));
+    List<String> pending = write(3, 1);
+    Instant later = Instant.now().plusSeconds(60);
+
+    assertThat(store.deleteWritten(Instant.now().minusSeconds(60), 10))
+        .as("nothing was written before the cutoff")
+        .isZero();
+    assertThat(store.deleteWritten(later, 3)).isEqualTo(3);
+    assertThat(store.deleteWritten(later, 3)).isEqualTo(2);
+    assertThat(store.deleteWritten(later, 3)).isZero();
+
+    assertThat(outbox.rows()).as("pending or not, the log has carried them").isEmpty();
+    assertThat(outbox.heads())
+        .as("every head stays, holding its aggregate's last seq")
+        .extracting(Head::aggregateId)
+        .containsExactlyInAnyOrderElementsOf(
+            java.util.stream.Stream.concat(delivered.stream(), pending.stream()).toList());
+  }
+
+  @Test
   void renewExtendsOnlyTheLeasesStillHeld() {
     write(2, 1);
     List<LeasedHead> heads = claim("a", 10, Duration.ofSeconds(2));

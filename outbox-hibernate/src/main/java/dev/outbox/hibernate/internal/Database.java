@@ -1,5 +1,6 @@
 package dev.outbox.hibernate.internal;
 
+import dev.outbox.DeliveryMode;
 import dev.outbox.OutboxException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -119,6 +120,24 @@ public enum Database {
             + ". Set "
             + dev.outbox.hibernate.OutboxSettings.ENABLED
             + "=false for this persistence unit to run without the outbox.");
+  }
+
+  /**
+   * Checks that this database can run the delivery mode: {@link DeliveryMode#CDC} needs PostgreSQL,
+   * whose logical replication Debezium's PostgreSQL connector reads.
+   *
+   * @param mode the mode of the options
+   * @throws OutboxException naming the database and what is supported
+   */
+  public void checkSupports(DeliveryMode mode) {
+    if (mode == DeliveryMode.CDC && this != POSTGRESQL) {
+      throw new OutboxException(
+          "deliveryMode CDC is supported on PostgreSQL only (Debezium's PostgreSQL connector reads"
+              + " the outbox table from its logical replication log with pgoutput), but this"
+              + " persistence unit runs on "
+              + (this == MARIADB ? "MariaDB/MySQL" : "H2")
+              + ". Use DeliveryMode.POLLING (the default) here.");
+    }
   }
 
   /**

@@ -10,7 +10,6 @@ import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,8 +35,7 @@ public final class JdbcOutboxStore implements OutboxStore {
   private final DeadLetterRepository deadLetters;
   private final StatsQuery stats;
   private final TableVacuum vacuum;
-  private final String cleanup;
-  private final String idleHeads;
+  private final MessageCleanup cleanup;
 
   /**
    * Creates the store.
@@ -54,54 +52,7 @@ public final class JdbcOutboxStore implements OutboxStore {
     this.deadLetters = new DeadLetterRepository(database, options);
     this.stats = new StatsQuery(database, options);
     this.vacuum = new TableVacuum(connections, database, options);
-    String messages = options.outboxTable();
-    String heads = options.headTable();
-    String delivered =
-        " created_at < ? AND seq <= (SELECT h.delivered_seq FROM "
-            + heads
-            + " h WHERE h.aggregate_type = "
-            + messages
-            + ".aggregate_type AND h.aggregate_id = "
-            + messages
-            + ".aggregate_id)";
-    this.cleanup =
-        switch (database) {
-          // ARRAY(...) runs the limited subquery once, then deletes through the primary key.
-          case POSTGRESQL ->
-              "DELETE FROM "
-                  + messages
-                  + " WHERE id = ANY(ARRAY(SELECT m.id FROM "
-                  + messages
-                  + " m JOIN "
-                  + heads
-                  + " h ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id"
-                  + " WHERE m.created_at < ? AND m.seq <= h.delivered_seq"
-                  + " ORDER BY m.created_at LIMIT ?))";
-          case MARIADB ->
-              "DELETE FROM " + messages + " WHERE" + delivered + " ORDER BY created_at LIMIT ?";
-          case H2 -> "DELETE FROM " + messages + " WHERE" + delivered + " FETCH FIRST ? ROWS ONLY";
-        };
-    String idle =
-        " WHERE write_seq = delivered_seq AND NOT held AND claimed_by IS NULL AND NOT EXISTS"
-            + " (SELECT 1 FROM "
-            + messages
-            + " m WHERE m.aggregate_type = "
-            + heads
-            + ".aggregate_type AND m.aggregate_id = "
-            + heads
-            + ".aggregate_id)";
-    this.idleHeads =
-        switch (database) {
-          case POSTGRESQL ->
-              "DELETE FROM "
-                  + heads
-                  + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM "
-                  + heads
-                  + idle
-                  + " LIMIT ?))";
-          case MARIADB -> "DELETE FROM " + heads + idle + " LIMIT ?";
-          case H2 -> "DELETE FROM " + heads + idle + " FETCH FIRST ? ROWS ONLY";
-        };
+    this.cleanup = new MessageCleanup(database, options);
   }
 
   /** The PostgreSQL claim statement, for query plans: instance, lease seconds, limit. */
@@ -111,7 +62,7 @@ public final class JdbcOutboxStore implements OutboxStore {
 
   /** The cleanup statement, for query plans: created before, limit. */
   String cleanupSql() {
-    return cleanup;
+    return cleanup.deliveredSql();
   }
 
   @Override
@@ -203,26 +154,23 @@ public final class JdbcOutboxStore implements OutboxStore {
     int deleted =
         jdbc.inTransaction(
             "delete delivered messages",
-            connection -> {
-              try (PreparedStatement statement = connection.prepareStatement(cleanup)) {
-                database.bindInstant(statement, 1, createdBefore);
-                statement.setInt(2, limit);
-                return statement.executeUpdate();
-              }
-            });
+            connection -> cleanup.deleteDelivered(connection, createdBefore, limit));
     if (deleted < limit) {
-      int heads = jdbc.inTransaction("delete idle heads", c -> deleteIdleHeads(c, limit));
+      int heads = jdbc.inTransaction("delete idle heads", c -> cleanup.deleteIdleHeads(c, limit));
       vacuum.changed(heads);
     }
     vacuum.changed(deleted);
     return deleted;
   }
 
-  private int deleteIdleHeads(Connection connection, int limit) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(idleHeads)) {
-      statement.setInt(1, limit);
-      return statement.executeUpdate();
-    }
+  @Override
+  public int deleteWritten(Instant createdBefore, int limit) {
+    int deleted =
+        jdbc.inTransaction(
+            "delete written messages",
+            connection -> cleanup.deleteWritten(connection, createdBefore, limit));
+    vacuum.changed(deleted);
+    return deleted;
   }
 
   @Override

@@ -52,6 +52,7 @@ public final class OutboxIntegrator implements Integrator {
     }
     OutboxOptions options = OptionsResolver.resolve(settings);
     Database database = Database.of(sessionFactory.getJdbcServices().getDialect());
+    database.checkSupports(options.deliveryMode());
     prepareSchema(sessionFactory, new SchemaManager(database, options));
 
     OutboxContext context = new OutboxContext(options, database);
