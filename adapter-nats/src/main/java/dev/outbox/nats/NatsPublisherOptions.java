@@ -2,8 +2,6 @@ package dev.outbox.nats;
 
 import dev.outbox.OutboxMessage;
 import dev.outbox.nats.internal.NatsOptionKeys;
-import dev.outbox.nats.internal.Redaction;
-import dev.outbox.nats.internal.Subjects;
 import dev.outbox.spi.OptionsBinder;
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +16,10 @@ import java.util.function.Function;
  * {@link #builder()}, {@link #defaults()}, {@link #toBuilder()}, or {@link
  * #fromProperties(Properties, String)} to bind it from the environment. Every setter validates and
  * names the field and the bad value. Passwords, tokens and the credentials file never appear in
- * {@link #toString()}, nor do credentials embedded in server URLs.
+ * {@link #toString()}, nor do credentials embedded in server URLs. The options come in four groups,
+ * in this order below and in the builder: the connection (servers, TLS, trust store),
+ * authentication (user and password, token or credentials file), the client (connection name,
+ * timeouts, reconnects, the jnats customizer), and the subjects (prefix, subject function, stream).
  *
  * <pre>{@code
  * NatsPublisherOptions options = NatsPublisherOptions.builder()
@@ -46,40 +47,24 @@ public final class NatsPublisherOptions {
   /** Default of {@link #connectionName()}. */
   public static final String DEFAULT_CONNECTION_NAME = "outbox-publisher";
 
-  private static final NatsPublisherOptions DEFAULTS = builder().build();
+  /**
+   * The defaults, built on first use rather than with this class, so that the settings records may
+   * read the constants above whichever of them is loaded first.
+   */
+  private static final class Defaults {
+    static final NatsPublisherOptions VALUE = builder().build();
+  }
 
-  private final List<String> servers;
-  private final String username;
-  private final String password;
-  private final String token;
-  private final String credentialsFile;
-  private final boolean tls;
-  private final String truststorePath;
-  private final String truststorePassword;
-  private final String connectionName;
-  private final Duration connectionTimeout;
-  private final Duration reconnectWait;
-  private final String subjectPrefix;
-  private final Function<OutboxMessage, String> subjectFunction;
-  private final NatsStreamOptions stream;
-  private final Consumer<io.nats.client.Options.Builder> customizer;
+  private final ConnectionSettings connection;
+  private final AuthSettings auth;
+  private final ClientSettings client;
+  private final SubjectSettings subjects;
 
   private NatsPublisherOptions(Builder b) {
-    servers = b.servers;
-    username = b.username;
-    password = b.password;
-    token = b.token;
-    credentialsFile = b.credentialsFile;
-    tls = b.tls;
-    truststorePath = b.truststorePath;
-    truststorePassword = b.truststorePassword;
-    connectionName = b.connectionName;
-    connectionTimeout = b.connectionTimeout;
-    reconnectWait = b.reconnectWait;
-    subjectPrefix = b.subjectPrefix;
-    subjectFunction = b.subjectFunction;
-    stream = b.stream;
-    customizer = b.customizer;
+    connection = b.connection;
+    auth = b.auth;
+    client = b.client;
+    subjects = b.subjects;
   }
 
   /**
@@ -98,7 +83,7 @@ public final class NatsPublisherOptions {
    * @return the default options
    */
   public static NatsPublisherOptions defaults() {
-    return DEFAULTS;
+    return Defaults.VALUE;
   }
 
   /**
@@ -152,49 +137,15 @@ public final class NatsPublisherOptions {
     return NatsOptionKeys.BINDER.keys(prefix);
   }
 
+  // Connection: servers and TLS
+
   /**
    * The servers to connect to; the connection fails over among them and reconnects forever.
    *
    * @return default {@code nats://localhost:4222}
    */
   public List<String> servers() {
-    return servers;
-  }
-
-  /**
-   * The user name of user/password authentication.
-   *
-   * @return empty by default
-   */
-  public Optional<String> username() {
-    return Optional.ofNullable(username);
-  }
-
-  /**
-   * The password of user/password authentication. Never printed.
-   *
-   * @return empty by default
-   */
-  public Optional<String> password() {
-    return Optional.ofNullable(password);
-  }
-
-  /**
-   * The authentication token. Never printed.
-   *
-   * @return empty by default
-   */
-  public Optional<String> token() {
-    return Optional.ofNullable(token);
-  }
-
-  /**
-   * The path of a {@code .creds} file (JWT and NKey seed). Never printed.
-   *
-   * @return empty by default
-   */
-  public Optional<String> credentialsFile() {
-    return Optional.ofNullable(credentialsFile);
+    return connection.servers();
   }
 
   /**
@@ -204,7 +155,7 @@ public final class NatsPublisherOptions {
    * @return default {@code false}
    */
   public boolean tls() {
-    return tls;
+    return connection.tls();
   }
 
   /**
@@ -213,7 +164,7 @@ public final class NatsPublisherOptions {
    * @return empty by default: the JVM's trust
    */
   public Optional<String> truststorePath() {
-    return Optional.ofNullable(truststorePath);
+    return Optional.ofNullable(connection.truststorePath());
   }
 
   /**
@@ -222,8 +173,48 @@ public final class NatsPublisherOptions {
    * @return empty by default
    */
   public Optional<String> truststorePassword() {
-    return Optional.ofNullable(truststorePassword);
+    return Optional.ofNullable(connection.truststorePassword());
   }
+
+  // Authentication: user and password, token or credentials file
+
+  /**
+   * The user name of user/password authentication.
+   *
+   * @return empty by default
+   */
+  public Optional<String> username() {
+    return Optional.ofNullable(auth.username());
+  }
+
+  /**
+   * The password of user/password authentication. Never printed.
+   *
+   * @return empty by default
+   */
+  public Optional<String> password() {
+    return Optional.ofNullable(auth.password());
+  }
+
+  /**
+   * The authentication token. Never printed.
+   *
+   * @return empty by default
+   */
+  public Optional<String> token() {
+    return Optional.ofNullable(auth.token());
+  }
+
+  /**
+   * The path of a {@code .creds} file (JWT and NKey seed). Never printed.
+   *
+   * @return empty by default
+   */
+  public Optional<String> credentialsFile() {
+    return Optional.ofNullable(auth.credentialsFile());
+  }
+
+  // Client: name, timeouts, reconnects, customizer
 
   /**
    * The connection name the server shows in its monitoring.
@@ -231,7 +222,7 @@ public final class NatsPublisherOptions {
    * @return default {@value #DEFAULT_CONNECTION_NAME}
    */
   public String connectionName() {
-    return connectionName;
+    return client.connectionName();
   }
 
   /**
@@ -240,7 +231,7 @@ public final class NatsPublisherOptions {
    * @return default 2 s
    */
   public Duration connectionTimeout() {
-    return connectionTimeout;
+    return client.connectionTimeout();
   }
 
   /**
@@ -249,47 +240,7 @@ public final class NatsPublisherOptions {
    * @return default 1 s
    */
   public Duration reconnectWait() {
-    return reconnectWait;
-  }
-
-  /**
-   * The first token(s) of the default subject {@code <prefix>.<aggregateType>.<eventType>}.
-   *
-   * @return default {@value #DEFAULT_SUBJECT_PREFIX}
-   */
-  public String subjectPrefix() {
-    return subjectPrefix;
-  }
-
-  /**
-   * Resolves the subject of a message. The returned subject must be covered by a stream.
-   *
-   * @return default {@code <subjectPrefix>.<aggregateType>.<eventType>}, with whitespace, {@code *}
-   *     and {@code >} replaced by {@code _}
-   */
-  public Function<OutboxMessage, String> subjectFunction() {
-    return subjectFunction != null
-        ? subjectFunction
-        : m -> Subjects.defaultSubject(subjectPrefix, m);
-  }
-
-  /**
-   * The stream to create at start, if any.
-   *
-   * @return default {@link NatsStreamOptions#defaults()}: none is created
-   */
-  public NatsStreamOptions stream() {
-    return stream;
-  }
-
-  /**
-   * The subjects a created stream captures: {@link NatsStreamOptions#subjects()}, or {@code
-   * <subjectPrefix>.>} when those are empty.
-   *
-   * @return the subjects
-   */
-  public List<String> streamSubjects() {
-    return stream.subjects().isEmpty() ? List.of(subjectPrefix + ".>") : stream.subjects();
+    return client.reconnectWait();
   }
 
   /**
@@ -299,86 +250,93 @@ public final class NatsPublisherOptions {
    * @return empty by default
    */
   public Optional<Consumer<io.nats.client.Options.Builder>> customizer() {
-    return Optional.ofNullable(customizer);
+    return Optional.ofNullable(client.customizer());
+  }
+
+  // Subjects: prefix, subject function, stream
+
+  /**
+   * The first token(s) of the default subject {@code <prefix>.<aggregateType>.<eventType>}.
+   *
+   * @return default {@value #DEFAULT_SUBJECT_PREFIX}
+   */
+  public String subjectPrefix() {
+    return subjects.subjectPrefix();
+  }
+
+  /**
+   * Resolves the subject of a message. The returned subject must be covered by a stream.
+   *
+   * @return default {@code <subjectPrefix>.<aggregateType>.<eventType>}, with whitespace, {@code *}
+   *     and {@code >} replaced by {@code _}
+   */
+  public Function<OutboxMessage, String> subjectFunction() {
+    return subjects.subjectFunction();
+  }
+
+  /**
+   * The stream to create at start, if any.
+   *
+   * @return default {@link NatsStreamOptions#defaults()}: none is created
+   */
+  public NatsStreamOptions stream() {
+    return subjects.stream();
+  }
+
+  /**
+   * The subjects a created stream captures: {@link NatsStreamOptions#subjects()}, or {@code
+   * <subjectPrefix>.>} when those are empty.
+   *
+   * @return the subjects
+   */
+  public List<String> streamSubjects() {
+    return subjects.streamSubjects();
   }
 
   @Override
   public String toString() {
     return "NatsPublisherOptions[servers="
-        + servers.stream().map(Redaction::url).toList()
+        + connection.redactedServers()
         + ", auth="
-        + authMode()
+        + auth.mode()
         + ", tls="
-        + (tls || truststorePath != null)
+        + connection.usesTls()
         + ", truststorePath="
-        + truststorePath
+        + connection.truststorePath()
         + ", connectionName="
-        + connectionName
+        + client.connectionName()
         + ", connectionTimeout="
-        + connectionTimeout
+        + client.connectionTimeout()
         + ", reconnectWait="
-        + reconnectWait
+        + client.reconnectWait()
         + ", subjectPrefix="
-        + subjectPrefix
+        + subjects.subjectPrefix()
         + ", subjectFunction="
-        + (subjectFunction == null ? "default" : "custom")
+        + (subjects.customSubjectFunction() == null ? "default" : "custom")
         + ", stream="
-        + stream
+        + subjects.stream()
         + ", customizer="
-        + (customizer == null ? "none" : "set")
+        + (client.customizer() == null ? "none" : "set")
         + ']';
-  }
-
-  private String authMode() {
-    if (credentialsFile != null) {
-      return "credentials-file(****)";
-    }
-    if (token != null) {
-      return "token(****)";
-    }
-    if (username != null) {
-      return "user-password(****)";
-    }
-    return "none";
   }
 
   /** Builds {@link NatsPublisherOptions}; every setter validates its argument. */
   public static final class Builder {
-    private List<String> servers = DEFAULT_SERVERS;
-    private String username;
-    private String password;
-    private String token;
-    private String credentialsFile;
-    private boolean tls;
-    private String truststorePath;
-    private String truststorePassword;
-    private String connectionName = DEFAULT_CONNECTION_NAME;
-    private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
-    private Duration reconnectWait = DEFAULT_RECONNECT_WAIT;
-    private String subjectPrefix = DEFAULT_SUBJECT_PREFIX;
-    private Function<OutboxMessage, String> subjectFunction;
-    private NatsStreamOptions stream = NatsStreamOptions.defaults();
-    private Consumer<io.nats.client.Options.Builder> customizer;
+    private ConnectionSettings connection = ConnectionSettings.DEFAULTS;
+    private AuthSettings auth = AuthSettings.DEFAULTS;
+    private ClientSettings client = ClientSettings.DEFAULTS;
+    private SubjectSettings subjects = SubjectSettings.DEFAULTS;
 
     private Builder() {}
 
     private Builder(NatsPublisherOptions o) {
-      servers = o.servers;
-      username = o.username;
-      password = o.password;
-      token = o.token;
-      credentialsFile = o.credentialsFile;
-      tls = o.tls;
-      truststorePath = o.truststorePath;
-      truststorePassword = o.truststorePassword;
-      connectionName = o.connectionName;
-      connectionTimeout = o.connectionTimeout;
-      reconnectWait = o.reconnectWait;
-      subjectPrefix = o.subjectPrefix;
-      subjectFunction = o.subjectFunction;
-      stream = o.stream;
-      customizer = o.customizer;
+      connection = o.connection;
+      auth = o.auth;
+      client = o.client;
+      subjects = o.subjects;
     }
+
+    // Connection: servers and TLS
 
     /**
      * Sets {@link NatsPublisherOptions#servers()}.
@@ -388,69 +346,7 @@ public final class NatsPublisherOptions {
      * @return this builder
      */
     public Builder servers(List<String> servers) {
-      if (servers == null || servers.isEmpty()) {
-        throw new IllegalArgumentException(
-            "servers must name at least one server, but was " + servers);
-      }
-      for (String server : servers) {
-        if (server == null
-            || server.isBlank()
-            || server.chars().anyMatch(Character::isWhitespace)) {
-          throw new IllegalArgumentException(
-              "servers must be URLs without whitespace, but contained "
-                  + (server == null ? "null" : '"' + Redaction.url(server) + '"'));
-        }
-      }
-      this.servers = List.copyOf(servers);
-      return this;
-    }
-
-    /**
-     * Sets the user name and password ({@link NatsPublisherOptions#username()}, {@link
-     * NatsPublisherOptions#password()}).
-     *
-     * @param username non-blank
-     * @param password not null
-     * @return this builder
-     */
-    public Builder userPassword(String username, String password) {
-      if (username == null || username.isBlank()) {
-        throw new IllegalArgumentException(
-            "username must not be blank, but was " + quote(username));
-      }
-      if (password == null) {
-        throw new IllegalArgumentException("password must not be null");
-      }
-      this.username = username;
-      this.password = password;
-      return this;
-    }
-
-    /**
-     * Sets {@link NatsPublisherOptions#token()}.
-     *
-     * @param token non-blank
-     * @return this builder
-     */
-    public Builder token(String token) {
-      if (token == null || token.isBlank()) {
-        throw new IllegalArgumentException("token must not be blank");
-      }
-      this.token = token;
-      return this;
-    }
-
-    /**
-     * Sets {@link NatsPublisherOptions#credentialsFile()}.
-     *
-     * @param path the {@code .creds} file, non-blank
-     * @return this builder
-     */
-    public Builder credentialsFile(String path) {
-      if (path == null || path.isBlank()) {
-        throw new IllegalArgumentException("credentialsFile must not be blank");
-      }
-      this.credentialsFile = path;
+      connection = connection.withServers(servers);
       return this;
     }
 
@@ -461,7 +357,7 @@ public final class NatsPublisherOptions {
      * @return this builder
      */
     public Builder tls(boolean tls) {
-      this.tls = tls;
+      connection = connection.withTls(tls);
       return this;
     }
 
@@ -473,14 +369,48 @@ public final class NatsPublisherOptions {
      * @return this builder
      */
     public Builder truststore(String path, String password) {
-      if (path == null || path.isBlank()) {
-        throw new IllegalArgumentException(
-            "truststorePath must not be blank, but was " + quote(path));
-      }
-      this.truststorePath = path;
-      this.truststorePassword = password;
+      connection = connection.withTruststore(path, password);
       return this;
     }
+
+    // Authentication: user and password, token or credentials file
+
+    /**
+     * Sets the user name and password ({@link NatsPublisherOptions#username()}, {@link
+     * NatsPublisherOptions#password()}).
+     *
+     * @param username non-blank
+     * @param password not null
+     * @return this builder
+     */
+    public Builder userPassword(String username, String password) {
+      auth = auth.withUserPassword(username, password);
+      return this;
+    }
+
+    /**
+     * Sets {@link NatsPublisherOptions#token()}.
+     *
+     * @param token non-blank
+     * @return this builder
+     */
+    public Builder token(String token) {
+      auth = auth.withToken(token);
+      return this;
+    }
+
+    /**
+     * Sets {@link NatsPublisherOptions#credentialsFile()}.
+     *
+     * @param path the {@code .creds} file, non-blank
+     * @return this builder
+     */
+    public Builder credentialsFile(String path) {
+      auth = auth.withCredentialsFile(path);
+      return this;
+    }
+
+    // Client: name, timeouts, reconnects, customizer
 
     /**
      * Sets {@link NatsPublisherOptions#connectionName()}.
@@ -489,11 +419,7 @@ public final class NatsPublisherOptions {
      * @return this builder
      */
     public Builder connectionName(String name) {
-      if (name == null || name.isBlank()) {
-        throw new IllegalArgumentException(
-            "connectionName must not be blank, but was " + quote(name));
-      }
-      this.connectionName = name;
+      client = client.withConnectionName(name);
       return this;
     }
 
@@ -504,7 +430,7 @@ public final class NatsPublisherOptions {
      * @return this builder
      */
     public Builder connectionTimeout(Duration timeout) {
-      this.connectionTimeout = positive("connectionTimeout", timeout);
+      client = client.withConnectionTimeout(timeout);
       return this;
     }
 
@@ -515,44 +441,7 @@ public final class NatsPublisherOptions {
      * @return this builder
      */
     public Builder reconnectWait(Duration wait) {
-      this.reconnectWait = positive("reconnectWait", wait);
-      return this;
-    }
-
-    /**
-     * Sets {@link NatsPublisherOptions#subjectPrefix()}.
-     *
-     * @param prefix one or more subject tokens without wildcards ({@code events}, {@code
-     *     acme.events})
-     * @return this builder
-     */
-    public Builder subjectPrefix(String prefix) {
-      this.subjectPrefix = Subjects.check("subjectPrefix", prefix, false);
-      return this;
-    }
-
-    /**
-     * Sets {@link NatsPublisherOptions#subjectFunction()}.
-     *
-     * @param function message to subject, or {@code null} for the default
-     * @return this builder
-     */
-    public Builder subjectFunction(Function<OutboxMessage, String> function) {
-      this.subjectFunction = function;
-      return this;
-    }
-
-    /**
-     * Sets {@link NatsPublisherOptions#stream()}.
-     *
-     * @param stream not null
-     * @return this builder
-     */
-    public Builder stream(NatsStreamOptions stream) {
-      if (stream == null) {
-        throw new IllegalArgumentException("stream must not be null");
-      }
-      this.stream = stream;
+      client = client.withReconnectWait(wait);
       return this;
     }
 
@@ -563,7 +452,43 @@ public final class NatsPublisherOptions {
      * @return this builder
      */
     public Builder customizer(Consumer<io.nats.client.Options.Builder> customizer) {
-      this.customizer = customizer;
+      client = client.withCustomizer(customizer);
+      return this;
+    }
+
+    // Subjects: prefix, subject function, stream
+
+    /**
+     * Sets {@link NatsPublisherOptions#subjectPrefix()}.
+     *
+     * @param prefix one or more subject tokens without wildcards ({@code events}, {@code
+     *     acme.events})
+     * @return this builder
+     */
+    public Builder subjectPrefix(String prefix) {
+      subjects = subjects.withSubjectPrefix(prefix);
+      return this;
+    }
+
+    /**
+     * Sets {@link NatsPublisherOptions#subjectFunction()}.
+     *
+     * @param function message to subject, or {@code null} for the default
+     * @return this builder
+     */
+    public Builder subjectFunction(Function<OutboxMessage, String> function) {
+      subjects = subjects.withSubjectFunction(function);
+      return this;
+    }
+
+    /**
+     * Sets {@link NatsPublisherOptions#stream()}.
+     *
+     * @param stream not null
+     * @return this builder
+     */
+    public Builder stream(NatsStreamOptions stream) {
+      subjects = subjects.withStream(stream);
       return this;
     }
 
@@ -574,24 +499,8 @@ public final class NatsPublisherOptions {
      * @throws IllegalArgumentException when more than one authentication method is set
      */
     public NatsPublisherOptions build() {
-      int methods =
-          (username != null ? 1 : 0) + (token != null ? 1 : 0) + (credentialsFile != null ? 1 : 0);
-      if (methods > 1) {
-        throw new IllegalArgumentException(
-            "set one of userPassword, token or credentialsFile, but " + methods + " were set");
-      }
+      auth.checkTogether();
       return new NatsPublisherOptions(this);
-    }
-
-    private static Duration positive(String field, Duration value) {
-      if (value == null || value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(field + " must be > 0, but was " + value);
-      }
-      return value;
-    }
-
-    private static String quote(String value) {
-      return value == null ? "null" : '"' + value + '"';
     }
   }
 }
