@@ -65,7 +65,13 @@ public final class RabbitMqPublisherOptions {
   /** Default of {@link #recoveryInterval()}. */
   public static final Duration DEFAULT_RECOVERY_INTERVAL = Duration.ofSeconds(5);
 
-  private static final RabbitMqPublisherOptions DEFAULTS = new Builder().build();
+  /**
+   * The defaults, built on first use rather than with this class, so that the settings records may
+   * read the constants above whichever of them is loaded first.
+   */
+  private static final class Defaults {
+    static final RabbitMqPublisherOptions VALUE = new Builder().build();
+  }
 
   // The URI first: the single keys given with it override its parts.
   private static final OptionsBinder<Builder> BINDER =
@@ -109,7 +115,7 @@ public final class RabbitMqPublisherOptions {
    * @return the options with every default: guest on localhost:5672, exchange outbox.events
    */
   public static RabbitMqPublisherOptions defaults() {
-    return DEFAULTS;
+    return Defaults.VALUE;
   }
 
   /**
