@@ -6,9 +6,7 @@ import dev.outbox.OutboxMessage;
 import dev.outbox.spi.OptionsBinder;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 import java.util.function.Function;
 
@@ -17,7 +15,9 @@ import java.util.function.Function;
  * immutable value: {@link #builder()}, {@link #toBuilder()}; every setter checks its value at once
  * and names the field and the bad value. Either a connection string or a namespace with a {@link
  * TokenCredential} is required. The connection string (it holds the access key) never appears in
- * {@link #toString()}.
+ * {@link #toString()}. The options come in three groups, in this order below and in the builder:
+ * the connection (a connection string, or a namespace with a credential), the entity (queue or
+ * topic, sessions, correlation id), and the client (try timeout, retries, transport).
  *
  * <pre>{@code
  * ServiceBusPublisherOptions options = ServiceBusPublisherOptions.builder()
@@ -43,16 +43,9 @@ public final class ServiceBusPublisherOptions {
   /** Default of {@link #transportType()}. */
   public static final AmqpTransportType DEFAULT_TRANSPORT_TYPE = AmqpTransportType.AMQP;
 
-  private final String connectionString;
-  private final String namespace;
-  private final TokenCredential credential;
-  private final Function<OutboxMessage, String> entityResolver;
-  private final String entityDescription;
-  private final boolean sessionEnabled;
-  private final String correlationIdHeader;
-  private final Duration tryTimeout;
-  private final int maxRetries;
-  private final AmqpTransportType transportType;
+  private final ConnectionSettings connection;
+  private final EntitySettings entity;
+  private final ClientSettings client;
 
   private static final OptionsBinder<Builder> BINDER =
       OptionsBinder.<Builder>of("Service Bus publisher")
@@ -62,19 +55,12 @@ public final class ServiceBusPublisherOptions {
           .string("correlation-id-header", Builder::correlationIdHeader)
           .duration("try-timeout", Builder::tryTimeout)
           .integer("max-retries", Builder::maxRetries)
-          .string("transport-type", (b, v) -> b.transportType(Builder.parseTransport(v)));
+          .string("transport-type", (b, v) -> b.transportType(ClientSettings.parseTransport(v)));
 
   private ServiceBusPublisherOptions(Builder builder) {
-    this.connectionString = builder.connectionString;
-    this.namespace = builder.namespace;
-    this.credential = builder.credential;
-    this.entityResolver = builder.entityResolver;
-    this.entityDescription = builder.entityDescription;
-    this.sessionEnabled = builder.sessionEnabled;
-    this.correlationIdHeader = builder.correlationIdHeader;
-    this.tryTimeout = builder.tryTimeout;
-    this.maxRetries = builder.maxRetries;
-    this.transportType = builder.transportType;
+    this.connection = builder.connection;
+    this.entity = builder.entity;
+    this.client = builder.client;
   }
 
   /**
@@ -137,13 +123,15 @@ public final class ServiceBusPublisherOptions {
     return new Builder(this);
   }
 
+  // Connection: a connection string, or a namespace with a credential
+
   /**
    * The connection string ({@code Endpoint=sb://...;SharedAccessKeyName=...;SharedAccessKey=...}).
    *
    * @return the connection string, or {@code null} when a namespace and credential are used
    */
   public String connectionString() {
-    return connectionString;
+    return connection.connectionString();
   }
 
   /**
@@ -153,7 +141,7 @@ public final class ServiceBusPublisherOptions {
    * @return the namespace, or {@code null} when a connection string is used
    */
   public String namespace() {
-    return namespace;
+    return connection.namespace();
   }
 
   /**
@@ -162,8 +150,10 @@ public final class ServiceBusPublisherOptions {
    * @return the credential, or {@code null} when a connection string is used
    */
   public TokenCredential credential() {
-    return credential;
+    return connection.credential();
   }
+
+  // Entity: queue or topic, sessions, correlation id
 
   /**
    * Which queue or topic each message goes to.
@@ -171,7 +161,7 @@ public final class ServiceBusPublisherOptions {
    * @return default: always {@value #DEFAULT_ENTITY}
    */
   public Function<OutboxMessage, String> entityResolver() {
-    return entityResolver;
+    return entity.entityResolver();
   }
 
   /**
@@ -181,7 +171,7 @@ public final class ServiceBusPublisherOptions {
    * @return default {@code false}
    */
   public boolean sessionEnabled() {
-    return sessionEnabled;
+    return entity.sessionEnabled();
   }
 
   /**
@@ -190,8 +180,10 @@ public final class ServiceBusPublisherOptions {
    * @return default {@value #DEFAULT_CORRELATION_ID_HEADER}
    */
   public String correlationIdHeader() {
-    return correlationIdHeader;
+    return entity.correlationIdHeader();
   }
+
+  // Client: try timeout, retries, transport
 
   /**
    * How long the SDK waits for one try of an operation (connect, create batch, send). Keep {@code
@@ -201,7 +193,7 @@ public final class ServiceBusPublisherOptions {
    * @return default 10 seconds
    */
   public Duration tryTimeout() {
-    return tryTimeout;
+    return client.tryTimeout();
   }
 
   /**
@@ -210,7 +202,7 @@ public final class ServiceBusPublisherOptions {
    * @return default {@value #DEFAULT_MAX_RETRIES}
    */
   public int maxRetries() {
-    return maxRetries;
+    return client.maxRetries();
   }
 
   /**
@@ -219,59 +211,49 @@ public final class ServiceBusPublisherOptions {
    * @return default {@link AmqpTransportType#AMQP}
    */
   public AmqpTransportType transportType() {
-    return transportType;
+    return client.transportType();
   }
 
   @Override
   public String toString() {
     return "ServiceBusPublisherOptions[connectionString="
-        + (connectionString == null ? "none" : "****")
+        + (connection.connectionString() == null ? "none" : "****")
         + ", namespace="
-        + namespace
+        + connection.namespace()
         + ", credential="
-        + (credential == null ? "none" : credential.getClass().getSimpleName())
+        + (connection.credential() == null
+            ? "none"
+            : connection.credential().getClass().getSimpleName())
         + ", entity="
-        + entityDescription
+        + entity.entityDescription()
         + ", sessionEnabled="
-        + sessionEnabled
+        + entity.sessionEnabled()
         + ", correlationIdHeader="
-        + correlationIdHeader
+        + entity.correlationIdHeader()
         + ", tryTimeout="
-        + tryTimeout
+        + client.tryTimeout()
         + ", maxRetries="
-        + maxRetries
+        + client.maxRetries()
         + ", transportType="
-        + transportType
+        + client.transportType()
         + ']';
   }
 
   /** Builds {@link ServiceBusPublisherOptions}. Not thread-safe. */
   public static final class Builder {
-    private String connectionString;
-    private String namespace;
-    private TokenCredential credential;
-    private Function<OutboxMessage, String> entityResolver = message -> DEFAULT_ENTITY;
-    private String entityDescription = DEFAULT_ENTITY;
-    private boolean sessionEnabled;
-    private String correlationIdHeader = DEFAULT_CORRELATION_ID_HEADER;
-    private Duration tryTimeout = DEFAULT_TRY_TIMEOUT;
-    private int maxRetries = DEFAULT_MAX_RETRIES;
-    private AmqpTransportType transportType = DEFAULT_TRANSPORT_TYPE;
+    private ConnectionSettings connection = ConnectionSettings.DEFAULTS;
+    private EntitySettings entity = EntitySettings.DEFAULTS;
+    private ClientSettings client = ClientSettings.DEFAULTS;
 
     private Builder() {}
 
     private Builder(ServiceBusPublisherOptions options) {
-      this.connectionString = options.connectionString;
-      this.namespace = options.namespace;
-      this.credential = options.credential;
-      this.entityResolver = options.entityResolver;
-      this.entityDescription = options.entityDescription;
-      this.sessionEnabled = options.sessionEnabled;
-      this.correlationIdHeader = options.correlationIdHeader;
-      this.tryTimeout = options.tryTimeout;
-      this.maxRetries = options.maxRetries;
-      this.transportType = options.transportType;
+      this.connection = options.connection;
+      this.entity = options.entity;
+      this.client = options.client;
     }
+
+    // Connection: a connection string, or a namespace with a credential
 
     /**
      * Connects with a connection string; clears any namespace.
@@ -280,13 +262,7 @@ public final class ServiceBusPublisherOptions {
      * @return this builder
      */
     public Builder connectionString(String connectionString) {
-      if (connectionString == null || !connectionString.contains("Endpoint=")) {
-        throw new IllegalArgumentException(
-            "connectionString must contain Endpoint=..., but was "
-                + (connectionString == null ? "null" : "a string without it"));
-      }
-      this.connectionString = connectionString;
-      this.namespace = null;
+      connection = connection.withConnectionString(connectionString);
       return this;
     }
 
@@ -298,11 +274,11 @@ public final class ServiceBusPublisherOptions {
      * @return this builder
      */
     public Builder namespace(String namespace, TokenCredential credential) {
-      this.namespace = requireText("namespace", namespace);
-      this.credential = Objects.requireNonNull(credential, "credential must not be null");
-      this.connectionString = null;
+      connection = connection.withNamespace(namespace, credential);
       return this;
     }
+
+    // Entity: queue or topic, sessions, correlation id
 
     /**
      * Sends every message to one queue or topic.
@@ -311,9 +287,7 @@ public final class ServiceBusPublisherOptions {
      * @return this builder
      */
     public Builder entity(String entity) {
-      String name = requireText("entity", entity);
-      this.entityResolver = message -> name;
-      this.entityDescription = name;
+      this.entity = this.entity.withEntity(entity);
       return this;
     }
 
@@ -325,8 +299,7 @@ public final class ServiceBusPublisherOptions {
      * @return this builder
      */
     public Builder entityResolver(Function<OutboxMessage, String> resolver) {
-      this.entityResolver = Objects.requireNonNull(resolver, "entityResolver must not be null");
-      this.entityDescription = "resolved per message";
+      entity = entity.withEntityResolver(resolver);
       return this;
     }
 
@@ -337,7 +310,7 @@ public final class ServiceBusPublisherOptions {
      * @return this builder
      */
     public Builder sessionEnabled(boolean sessionEnabled) {
-      this.sessionEnabled = sessionEnabled;
+      entity = entity.withSessionEnabled(sessionEnabled);
       return this;
     }
 
@@ -348,9 +321,11 @@ public final class ServiceBusPublisherOptions {
      * @return this builder
      */
     public Builder correlationIdHeader(String header) {
-      this.correlationIdHeader = requireText("correlationIdHeader", header);
+      entity = entity.withCorrelationIdHeader(header);
       return this;
     }
+
+    // Client: try timeout, retries, transport
 
     /**
      * The SDK's timeout of one try.
@@ -359,10 +334,7 @@ public final class ServiceBusPublisherOptions {
      * @return this builder
      */
     public Builder tryTimeout(Duration tryTimeout) {
-      if (tryTimeout == null || tryTimeout.isNegative() || tryTimeout.isZero()) {
-        throw new IllegalArgumentException("tryTimeout must be > 0, but was " + tryTimeout);
-      }
-      this.tryTimeout = tryTimeout;
+      client = client.withTryTimeout(tryTimeout);
       return this;
     }
 
@@ -373,10 +345,7 @@ public final class ServiceBusPublisherOptions {
      * @return this builder
      */
     public Builder maxRetries(int maxRetries) {
-      if (maxRetries < 0 || maxRetries > 10) {
-        throw new IllegalArgumentException("maxRetries must be 0..10, but was " + maxRetries);
-      }
-      this.maxRetries = maxRetries;
+      client = client.withMaxRetries(maxRetries);
       return this;
     }
 
@@ -387,10 +356,11 @@ public final class ServiceBusPublisherOptions {
      * @return this builder
      */
     public Builder transportType(AmqpTransportType transportType) {
-      this.transportType =
-          Objects.requireNonNull(transportType, "transportType must not be null, but was null");
+      client = client.withTransportType(transportType);
       return this;
     }
+
+    // Binding from keys
 
     /**
      * Sets every option the properties hold under the prefix: see {@link
@@ -423,31 +393,8 @@ public final class ServiceBusPublisherOptions {
      * @throws IllegalArgumentException when neither is set
      */
     public ServiceBusPublisherOptions build() {
-      if (connectionString == null && namespace == null) {
-        throw new IllegalArgumentException(
-            "connectionString or namespace with credential must be set, but neither was");
-      }
+      connection.checkTogether();
       return new ServiceBusPublisherOptions(this);
-    }
-
-    private static String requireText(String field, String value) {
-      if (value == null || value.isBlank()) {
-        throw new IllegalArgumentException(
-            field + " must not be blank, but was " + (value == null ? "null" : "'" + value + "'"));
-      }
-      return value;
-    }
-
-    static AmqpTransportType parseTransport(String value) {
-      String normalized = value.toUpperCase(Locale.ROOT).replace("_", "");
-      if (normalized.equals("AMQP")) {
-        return AmqpTransportType.AMQP;
-      }
-      if (normalized.equals("AMQPWEBSOCKETS")) {
-        return AmqpTransportType.AMQP_WEB_SOCKETS;
-      }
-      throw new IllegalArgumentException(
-          "transport-type must be AMQP or AMQP_WEB_SOCKETS, but was " + value);
     }
   }
 }
