@@ -4,12 +4,9 @@ import dev.outbox.OutboxMessage;
 import dev.outbox.kafka.internal.ProducerSettings;
 import dev.outbox.spi.OptionsBinder;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -30,6 +27,10 @@ import java.util.function.Function;
  * <p>The producer is always idempotent with {@code acks=all}; those and the serializers cannot be
  * changed. Values of producer properties whose name suggests a secret (password, secret, token,
  * key, credentials, {@code sasl.jaas.config}) are masked in {@link #toString()}.
+ *
+ * <p>The options come in three groups, in this order below and in the builder: the client
+ * (bootstrap servers, client id, timeouts), the topics (prefix and router), and the raw producer
+ * properties.
  */
 public final class KafkaPublisherOptions {
 
@@ -52,7 +53,13 @@ public final class KafkaPublisherOptions {
   public static final Function<OutboxMessage, String> DEFAULT_TOPIC_ROUTER =
       OutboxMessage::aggregateType;
 
-  private static final KafkaPublisherOptions DEFAULTS = new Builder().build();
+  /**
+   * The defaults, built on first use rather than with this class, so that the settings records may
+   * read the constants above whichever of them is loaded first.
+   */
+  private static final class Defaults {
+    static final KafkaPublisherOptions VALUE = new Builder().build();
+  }
 
   private static final OptionsBinder<Builder> BINDER =
       OptionsBinder.<Builder>of("Kafka publisher")
@@ -63,23 +70,14 @@ public final class KafkaPublisherOptions {
           .duration("close-timeout", Builder::closeTimeout)
           .section("producer", Builder::producerProperties);
 
-  private final String bootstrapServers;
-  private final String topicPrefix;
-  private final Function<OutboxMessage, String> topicRouter;
-  private final String clientId;
-  private final Duration metadataTimeout;
-  private final Duration closeTimeout;
-  private final Map<String, String> producerProperties;
+  private final ClientSettings client;
+  private final TopicSettings topics;
+  private final ProducerPropertySettings producer;
 
   private KafkaPublisherOptions(Builder builder) {
-    this.bootstrapServers = builder.bootstrapServers;
-    this.topicPrefix = builder.topicPrefix;
-    this.topicRouter = builder.topicRouter;
-    this.clientId = builder.clientId;
-    this.metadataTimeout = builder.metadataTimeout;
-    this.closeTimeout = builder.closeTimeout;
-    this.producerProperties =
-        Collections.unmodifiableMap(new TreeMap<>(builder.producerProperties));
+    this.client = builder.client;
+    this.topics = builder.topics;
+    this.producer = builder.producer;
   }
 
   /**
@@ -97,7 +95,7 @@ public final class KafkaPublisherOptions {
    * @return the default options
    */
   public static KafkaPublisherOptions defaults() {
-    return DEFAULTS;
+    return Defaults.VALUE;
   }
 
   /**
@@ -150,47 +148,15 @@ public final class KafkaPublisherOptions {
     return new Builder(this);
   }
 
+  // Client: bootstrap servers, client id, timeouts
+
   /**
    * The Kafka brokers to bootstrap from, as {@code host:port,host:port}.
    *
    * @return default {@value #DEFAULT_BOOTSTRAP_SERVERS}
    */
   public String bootstrapServers() {
-    return bootstrapServers;
-  }
-
-  /**
-   * Prepended to the topic the {@link #topicRouter()} returns.
-   *
-   * @return default empty
-   */
-  public String topicPrefix() {
-    return topicPrefix;
-  }
-
-  /**
-   * The function from message to topic (before the prefix).
-   *
-   * @return default {@link #DEFAULT_TOPIC_ROUTER}, the aggregate type
-   */
-  public Function<OutboxMessage, String> topicRouter() {
-    return topicRouter;
-  }
-
-  /**
-   * The topic of a message: {@link #topicPrefix()} followed by what {@link #topicRouter()} returns.
-   *
-   * @param message the message
-   * @return the topic
-   * @throws IllegalArgumentException when the router returns null or blank
-   */
-  public String topicFor(OutboxMessage message) {
-    String topic = topicRouter.apply(message);
-    if (topic == null || topic.isBlank()) {
-      throw new IllegalArgumentException(
-          "topicRouter returned " + (topic == null ? "null" : "a blank topic") + " for " + message);
-    }
-    return topicPrefix + topic;
+    return client.bootstrapServers();
   }
 
   /**
@@ -199,7 +165,7 @@ public final class KafkaPublisherOptions {
    * @return default {@value #DEFAULT_CLIENT_ID}
    */
   public String clientId() {
-    return clientId;
+    return client.clientId();
   }
 
   /**
@@ -210,7 +176,7 @@ public final class KafkaPublisherOptions {
    * @return default 5 s
    */
   public Duration metadataTimeout() {
-    return metadataTimeout;
+    return client.metadataTimeout();
   }
 
   /**
@@ -219,8 +185,41 @@ public final class KafkaPublisherOptions {
    * @return default 5 s
    */
   public Duration closeTimeout() {
-    return closeTimeout;
+    return client.closeTimeout();
   }
+
+  // Topics: prefix and router
+
+  /**
+   * Prepended to the topic the {@link #topicRouter()} returns.
+   *
+   * @return default empty
+   */
+  public String topicPrefix() {
+    return topics.topicPrefix();
+  }
+
+  /**
+   * The function from message to topic (before the prefix).
+   *
+   * @return default {@link #DEFAULT_TOPIC_ROUTER}, the aggregate type
+   */
+  public Function<OutboxMessage, String> topicRouter() {
+    return topics.topicRouter();
+  }
+
+  /**
+   * The topic of a message: {@link #topicPrefix()} followed by what {@link #topicRouter()} returns.
+   *
+   * @param message the message
+   * @return the topic
+   * @throws IllegalArgumentException when the router returns null or blank
+   */
+  public String topicFor(OutboxMessage message) {
+    return topics.topicFor(message);
+  }
+
+  // Producer properties
 
   /**
    * Raw producer properties passed through to the Kafka client (security, compression, linger,
@@ -234,50 +233,44 @@ public final class KafkaPublisherOptions {
    * @return default empty; an unmodifiable map sorted by name
    */
   public Map<String, String> producerProperties() {
-    return producerProperties;
+    return producer.properties();
   }
 
   @Override
   public String toString() {
     return "KafkaPublisherOptions[bootstrapServers="
-        + bootstrapServers
+        + client.bootstrapServers()
         + ", topicPrefix="
-        + topicPrefix
+        + topics.topicPrefix()
         + ", topicRouter="
-        + (topicRouter == DEFAULT_TOPIC_ROUTER ? "aggregateType" : "custom")
+        + (topics.topicRouter() == DEFAULT_TOPIC_ROUTER ? "aggregateType" : "custom")
         + ", clientId="
-        + clientId
+        + client.clientId()
         + ", metadataTimeout="
-        + metadataTimeout
+        + client.metadataTimeout()
         + ", closeTimeout="
-        + closeTimeout
+        + client.closeTimeout()
         + ", producerProperties="
-        + ProducerSettings.masked(producerProperties)
+        + ProducerSettings.masked(producer.properties())
         + ']';
   }
 
   /** Builds {@link KafkaPublisherOptions}; each setter checks its value at once. */
   public static final class Builder {
 
-    private String bootstrapServers = DEFAULT_BOOTSTRAP_SERVERS;
-    private String topicPrefix = DEFAULT_TOPIC_PREFIX;
-    private Function<OutboxMessage, String> topicRouter = DEFAULT_TOPIC_ROUTER;
-    private String clientId = DEFAULT_CLIENT_ID;
-    private Duration metadataTimeout = DEFAULT_METADATA_TIMEOUT;
-    private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
-    private final Map<String, String> producerProperties = new TreeMap<>();
+    private ClientSettings client = ClientSettings.DEFAULTS;
+    private TopicSettings topics = TopicSettings.DEFAULTS;
+    private ProducerPropertySettings producer = ProducerPropertySettings.DEFAULTS;
 
     private Builder() {}
 
     private Builder(KafkaPublisherOptions options) {
-      this.bootstrapServers = options.bootstrapServers;
-      this.topicPrefix = options.topicPrefix;
-      this.topicRouter = options.topicRouter;
-      this.clientId = options.clientId;
-      this.metadataTimeout = options.metadataTimeout;
-      this.closeTimeout = options.closeTimeout;
-      this.producerProperties.putAll(options.producerProperties);
+      this.client = options.client;
+      this.topics = options.topics;
+      this.producer = options.producer;
     }
+
+    // Client: bootstrap servers, client id, timeouts
 
     /**
      * Sets {@link KafkaPublisherOptions#bootstrapServers()}.
@@ -286,37 +279,7 @@ public final class KafkaPublisherOptions {
      * @return this builder
      */
     public Builder bootstrapServers(String bootstrapServers) {
-      if (bootstrapServers == null || bootstrapServers.isBlank()) {
-        throw new IllegalArgumentException(
-            "bootstrapServers must not be blank, but was " + quote(bootstrapServers));
-      }
-      this.bootstrapServers = bootstrapServers.trim();
-      return this;
-    }
-
-    /**
-     * Sets {@link KafkaPublisherOptions#topicPrefix()}.
-     *
-     * @param topicPrefix characters allowed in topic names ({@code [a-zA-Z0-9._-]}), may be empty
-     * @return this builder
-     */
-    public Builder topicPrefix(String topicPrefix) {
-      if (topicPrefix == null || !topicPrefix.matches("[a-zA-Z0-9._-]{0,200}")) {
-        throw new IllegalArgumentException(
-            "topicPrefix must match [a-zA-Z0-9._-]{0,200}, but was " + quote(topicPrefix));
-      }
-      this.topicPrefix = topicPrefix;
-      return this;
-    }
-
-    /**
-     * Sets {@link KafkaPublisherOptions#topicRouter()}.
-     *
-     * @param topicRouter returns the topic of a message (the prefix is added to it)
-     * @return this builder
-     */
-    public Builder topicRouter(Function<OutboxMessage, String> topicRouter) {
-      this.topicRouter = Objects.requireNonNull(topicRouter, "topicRouter must not be null");
+      client = client.withBootstrapServers(bootstrapServers);
       return this;
     }
 
@@ -327,11 +290,7 @@ public final class KafkaPublisherOptions {
      * @return this builder
      */
     public Builder clientId(String clientId) {
-      if (clientId == null || clientId.isBlank()) {
-        throw new IllegalArgumentException(
-            "clientId must not be blank, but was " + quote(clientId));
-      }
-      this.clientId = clientId;
+      client = client.withClientId(clientId);
       return this;
     }
 
@@ -342,7 +301,7 @@ public final class KafkaPublisherOptions {
      * @return this builder
      */
     public Builder metadataTimeout(Duration metadataTimeout) {
-      this.metadataTimeout = checkDuration("metadataTimeout", metadataTimeout);
+      client = client.withMetadataTimeout(metadataTimeout);
       return this;
     }
 
@@ -353,9 +312,35 @@ public final class KafkaPublisherOptions {
      * @return this builder
      */
     public Builder closeTimeout(Duration closeTimeout) {
-      this.closeTimeout = checkDuration("closeTimeout", closeTimeout);
+      client = client.withCloseTimeout(closeTimeout);
       return this;
     }
+
+    // Topics: prefix and router
+
+    /**
+     * Sets {@link KafkaPublisherOptions#topicPrefix()}.
+     *
+     * @param topicPrefix characters allowed in topic names ({@code [a-zA-Z0-9._-]}), may be empty
+     * @return this builder
+     */
+    public Builder topicPrefix(String topicPrefix) {
+      topics = topics.withTopicPrefix(topicPrefix);
+      return this;
+    }
+
+    /**
+     * Sets {@link KafkaPublisherOptions#topicRouter()}.
+     *
+     * @param topicRouter returns the topic of a message (the prefix is added to it)
+     * @return this builder
+     */
+    public Builder topicRouter(Function<OutboxMessage, String> topicRouter) {
+      topics = topics.withTopicRouter(topicRouter);
+      return this;
+    }
+
+    // Producer properties
 
     /**
      * Adds one raw producer property, replacing an earlier value of the same name.
@@ -368,8 +353,7 @@ public final class KafkaPublisherOptions {
      *     max.block.ms), naming the option to use instead
      */
     public Builder producerProperty(String name, String value) {
-      ProducerSettings.checkPassThrough(name, value);
-      producerProperties.put(name, value);
+      producer = producer.withProperty(name, value);
       return this;
     }
 
@@ -380,10 +364,7 @@ public final class KafkaPublisherOptions {
      * @return this builder
      */
     public Builder producerProperties(Map<String, String> properties) {
-      Objects.requireNonNull(properties, "producerProperties must not be null");
-      properties.forEach(ProducerSettings::checkPassThrough);
-      producerProperties.clear();
-      producerProperties.putAll(properties);
+      producer = producer.withProperties(properties);
       return this;
     }
 
@@ -393,23 +374,8 @@ public final class KafkaPublisherOptions {
      * @return the immutable options
      */
     public KafkaPublisherOptions build() {
-      ProducerSettings.checkTimeouts(producerProperties);
+      producer.checkTogether();
       return new KafkaPublisherOptions(this);
-    }
-
-    private static Duration checkDuration(String field, Duration value) {
-      if (value == null
-          || value.isNegative()
-          || value.toMillis() < 1
-          || value.compareTo(Duration.ofMinutes(10)) > 0) {
-        throw new IllegalArgumentException(
-            field + " must be between 1 ms and 10 minutes, but was " + value);
-      }
-      return value;
-    }
-
-    private static String quote(String value) {
-      return value == null ? "null" : '"' + value + '"';
     }
   }
 }
