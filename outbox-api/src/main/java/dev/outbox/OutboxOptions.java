@@ -73,7 +73,10 @@ public final class OutboxOptions {
   /** Default of {@link #shutdownTimeout()}. */
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
-  private static final OutboxOptions DEFAULTS = new Builder().build();
+  /** Built on first use: the settings records read this class's defaults when they load. */
+  private static final class Defaults {
+    static final OutboxOptions OPTIONS = new Builder().build();
+  }
 
   private final TableSettings tables;
   private final DeliverySettings delivery;
@@ -156,7 +159,7 @@ public final class OutboxOptions {
    * @return the default options
    */
   public static OutboxOptions defaults() {
-    return DEFAULTS;
+    return Defaults.OPTIONS;
   }
 
   /**

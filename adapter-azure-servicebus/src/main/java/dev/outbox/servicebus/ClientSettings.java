@@ -40,7 +40,7 @@ record ClientSettings(Duration tryTimeout, int maxRetries, AmqpTransportType tra
 
   /** The transport a {@code transport-type} key names. */
   static AmqpTransportType parseTransport(String value) {
-    String normalized = value.toUpperCase(Locale.ROOT).replace("_", "");
+    String normalized = value.toUpperCase(Locale.ROOT).replace("_", "").replace("-", "");
     if (normalized.equals("AMQP")) {
       return AmqpTransportType.AMQP;
     }

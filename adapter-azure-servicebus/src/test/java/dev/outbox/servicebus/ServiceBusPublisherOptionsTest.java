@@ -85,6 +85,10 @@ class ServiceBusPublisherOptionsTest {
     assertThat(options.tryTimeout()).isEqualTo(Duration.ofSeconds(3));
     assertThat(options.maxRetries()).isEqualTo(2);
     assertThat(options.transportType()).isEqualTo(AmqpTransportType.AMQP_WEB_SOCKETS);
+    properties.setProperty("outbox.sb.transport-type", "amqp-web-sockets");
+    assertThat(ServiceBusPublisherOptions.fromProperties(properties, "outbox.sb.").transportType())
+        .as("the README's spelling")
+        .isEqualTo(AmqpTransportType.AMQP_WEB_SOCKETS);
   }
 
   @Test
