@@ -1,6 +1,6 @@
 package dev.outbox.kafka;
 
-import static dev.outbox.kafka.OptionChecks.requireText;
+import static dev.outbox.spi.OptionText.requireText;
 
 import java.time.Duration;
 

@@ -1,6 +1,6 @@
 package dev.outbox.kafka;
 
-import static dev.outbox.kafka.OptionChecks.quote;
+import static dev.outbox.spi.OptionText.quote;
 
 import dev.outbox.OutboxMessage;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.outbox.nats;
 
-import static dev.outbox.nats.OptionChecks.requireText;
+import static dev.outbox.spi.OptionText.requireText;
 
 /**
  * How the publisher authenticates: a user and password, a token, or a credentials file, at most one

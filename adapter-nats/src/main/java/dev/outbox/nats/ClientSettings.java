@@ -1,7 +1,6 @@
 package dev.outbox.nats;
 
-import static dev.outbox.nats.OptionChecks.positive;
-import static dev.outbox.nats.OptionChecks.requireText;
+import static dev.outbox.spi.OptionText.requireText;
 
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -41,5 +40,12 @@ record ClientSettings(
 
   ClientSettings withCustomizer(Consumer<io.nats.client.Options.Builder> hook) {
     return new ClientSettings(connectionName, connectionTimeout, reconnectWait, hook);
+  }
+
+  private static Duration positive(String field, Duration value) {
+    if (value == null || value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(field + " must be > 0, but was " + value);
+    }
+    return value;
   }
 }

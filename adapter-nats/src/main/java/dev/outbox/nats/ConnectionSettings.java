@@ -1,6 +1,6 @@
 package dev.outbox.nats;
 
-import static dev.outbox.nats.OptionChecks.requireText;
+import static dev.outbox.spi.OptionText.requireText;
 
 import dev.outbox.nats.internal.Redaction;
 import java.util.List;

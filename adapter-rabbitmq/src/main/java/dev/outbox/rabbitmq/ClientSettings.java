@@ -1,9 +1,9 @@
 package dev.outbox.rabbitmq;
 
-import static dev.outbox.rabbitmq.OptionChecks.requireDuration;
-import static dev.outbox.rabbitmq.OptionChecks.requireText;
+import static dev.outbox.spi.OptionText.requireText;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * How the client keeps its connection: the name it shows in the management UI, how long connecting
@@ -49,5 +49,14 @@ record ClientSettings(
         connectionTimeout,
         heartbeat,
         requireDuration("recoveryInterval", interval, false));
+  }
+
+  private static Duration requireDuration(String field, Duration value, boolean zeroAllowed) {
+    Objects.requireNonNull(value, field + " must not be null");
+    if (value.isNegative() || (!zeroAllowed && value.isZero())) {
+      throw new IllegalArgumentException(
+          field + " must be " + (zeroAllowed ? ">= 0" : "> 0") + ", but was " + value);
+    }
+    return value;
   }
 }

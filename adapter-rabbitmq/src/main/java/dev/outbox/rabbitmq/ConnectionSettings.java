@@ -1,6 +1,6 @@
 package dev.outbox.rabbitmq;
 
-import static dev.outbox.rabbitmq.OptionChecks.requireText;
+import static dev.outbox.spi.OptionText.requireText;
 
 import dev.outbox.rabbitmq.internal.AmqpUri;
 import javax.net.ssl.SSLContext;

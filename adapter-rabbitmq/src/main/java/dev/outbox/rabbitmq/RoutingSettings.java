@@ -1,7 +1,7 @@
 package dev.outbox.rabbitmq;
 
-import static dev.outbox.rabbitmq.OptionChecks.quote;
-import static dev.outbox.rabbitmq.OptionChecks.requireText;
+import static dev.outbox.spi.OptionText.quote;
+import static dev.outbox.spi.OptionText.requireText;
 
 import dev.outbox.OutboxMessage;
 import dev.outbox.rabbitmq.internal.RoutingKeyTemplate;
