@@ -84,6 +84,12 @@ public final class ServiceBusEventPublisher implements EventPublisher {
     return new ServiceBusEventPublisher(Objects.requireNonNull(options, "options"));
   }
 
+  /** {@return {@code servicebus}, its name in the OpenTelemetry messaging conventions} */
+  @Override
+  public String messagingSystem() {
+    return "servicebus";
+  }
+
   @Override
   public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();

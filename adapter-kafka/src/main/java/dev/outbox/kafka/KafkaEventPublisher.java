@@ -71,6 +71,12 @@ public final class KafkaEventPublisher implements EventPublisher {
     return options;
   }
 
+  /** {@return {@code kafka}, its name in the OpenTelemetry messaging conventions} */
+  @Override
+  public String messagingSystem() {
+    return "kafka";
+  }
+
   @Override
   public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
     if (messages == null || messages.isEmpty()) {

@@ -86,6 +86,12 @@ public final class NatsEventPublisher implements EventPublisher {
     }
   }
 
+  /** {@return {@code nats}, its name in the OpenTelemetry messaging conventions} */
+  @Override
+  public String messagingSystem() {
+    return "nats";
+  }
+
   @Override
   public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();

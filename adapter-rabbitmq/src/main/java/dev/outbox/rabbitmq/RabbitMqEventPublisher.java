@@ -65,6 +65,12 @@ public final class RabbitMqEventPublisher implements EventPublisher {
     return options;
   }
 
+  /** {@return {@code rabbitmq}, its name in the OpenTelemetry messaging conventions} */
+  @Override
+  public String messagingSystem() {
+    return "rabbitmq";
+  }
+
   @Override
   public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
     try {

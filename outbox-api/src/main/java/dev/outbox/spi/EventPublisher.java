@@ -27,6 +27,16 @@ public interface EventPublisher extends AutoCloseable {
    */
   List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout);
 
+  /**
+   * The broker, as the OpenTelemetry messaging conventions name it in {@code messaging.system}
+   * ({@code kafka}, {@code rabbitmq}, {@code servicebus}, {@code nats}). Publish spans carry it.
+   *
+   * @return the broker's name; {@code unknown} unless the adapter says
+   */
+  default String messagingSystem() {
+    return "unknown";
+  }
+
   /** Releases the broker client. Called once, when the outbox closes. */
   @Override
   default void close() {}

@@ -137,6 +137,16 @@ public abstract class EventPublisherContract {
   }
 
   @Test
+  void namesItsBrokerForPublishSpans() {
+    EventPublisher publisher = createPublisher();
+    publishers.add(publisher);
+    assertThat(publisher.messagingSystem())
+        .as("messagingSystem(), the messaging.system of publish spans")
+        .matches("[a-z][a-z0-9_.]*")
+        .isNotEqualTo("unknown");
+  }
+
+  @Test
   void messageIdArrivesAsTheBrokersOwnMessageId() throws Exception {
     OutboxMessage message = TestMessages.message(prepared("id"), "order-1");
     assertThat(received(message).messageId()).isEqualTo(message.id().toString());
