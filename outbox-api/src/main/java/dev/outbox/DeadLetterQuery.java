@@ -13,6 +13,8 @@ import java.time.Instant;
  * @param eventType only this event type, or {@code null}
  * @param aggregateType only this aggregate type, or {@code null}
  * @param aggregateId only this aggregate id, or {@code null}
+ * @param errorContains only those whose last error contains this text, ignoring case, or {@code
+ *     null}
  * @param since only dead-lettered at or after this instant, or {@code null}
  * @param until only dead-lettered before this instant, or {@code null}
  * @param offset how many matching dead letters to skip, &ge; 0
@@ -22,6 +24,7 @@ public record DeadLetterQuery(
     String eventType,
     String aggregateType,
     String aggregateId,
+    String errorContains,
     Instant since,
     Instant until,
     int offset,
@@ -46,7 +49,7 @@ public record DeadLetterQuery(
    * @return the query
    */
   public static DeadLetterQuery all() {
-    return new DeadLetterQuery(null, null, null, null, null, 0, DEFAULT_LIMIT);
+    return new DeadLetterQuery(null, null, null, null, null, null, 0, DEFAULT_LIMIT);
   }
 
   /**
@@ -56,7 +59,8 @@ public record DeadLetterQuery(
    * @return a new query
    */
   public DeadLetterQuery eventType(String type) {
-    return new DeadLetterQuery(type, aggregateType, aggregateId, since, until, offset, limit);
+    return new DeadLetterQuery(
+        type, aggregateType, aggregateId, errorContains, since, until, offset, limit);
   }
 
   /**
@@ -67,7 +71,18 @@ public record DeadLetterQuery(
    * @return a new query
    */
   public DeadLetterQuery aggregate(String type, String id) {
-    return new DeadLetterQuery(eventType, type, id, since, until, offset, limit);
+    return new DeadLetterQuery(eventType, type, id, errorContains, since, until, offset, limit);
+  }
+
+  /**
+   * Narrows to dead letters whose last error contains a text, ignoring case.
+   *
+   * @param text what the error contains, e.g. {@code "timed out"}
+   * @return a new query
+   */
+  public DeadLetterQuery errorContains(String text) {
+    return new DeadLetterQuery(
+        eventType, aggregateType, aggregateId, text, since, until, offset, limit);
   }
 
   /**
@@ -77,7 +92,8 @@ public record DeadLetterQuery(
    * @return a new query
    */
   public DeadLetterQuery since(Instant from) {
-    return new DeadLetterQuery(eventType, aggregateType, aggregateId, from, until, offset, limit);
+    return new DeadLetterQuery(
+        eventType, aggregateType, aggregateId, errorContains, from, until, offset, limit);
   }
 
   /**
@@ -87,7 +103,8 @@ public record DeadLetterQuery(
    * @return a new query
    */
   public DeadLetterQuery until(Instant to) {
-    return new DeadLetterQuery(eventType, aggregateType, aggregateId, since, to, offset, limit);
+    return new DeadLetterQuery(
+        eventType, aggregateType, aggregateId, errorContains, since, to, offset, limit);
   }
 
   /**
@@ -99,6 +116,6 @@ public record DeadLetterQuery(
    */
   public DeadLetterQuery page(int pageOffset, int pageLimit) {
     return new DeadLetterQuery(
-        eventType, aggregateType, aggregateId, since, until, pageOffset, pageLimit);
+        eventType, aggregateType, aggregateId, errorContains, since, until, pageOffset, pageLimit);
   }
 }

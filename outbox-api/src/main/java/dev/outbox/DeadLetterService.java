@@ -2,6 +2,7 @@ package dev.outbox;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /** Lists, counts, replays and purges the messages that were given up. */
@@ -16,6 +17,14 @@ public interface DeadLetterService {
   List<DeadLetter> list(DeadLetterQuery query);
 
   /**
+   * One dead letter, with its payload, headers and last error.
+   *
+   * @param id the message id
+   * @return the dead letter, or empty when there is none with that id
+   */
+  Optional<DeadLetter> find(UUID id);
+
+  /**
    * How many dead letters match, whatever the page.
    *
    * @param query the filter
@@ -25,8 +34,9 @@ public interface DeadLetterService {
 
   /**
    * Puts dead letters back into the outbox as pending with no failed attempt, and wakes the
-   * processor. They keep their id and position, so they go out before later messages of their
-   * aggregate that are still pending.
+   * processor. Each keeps its id. One its aggregate is held on ({@code holdAggregateOnDeadLetter})
+   * goes out in place, before the later messages of its aggregate; any other is appended to its
+   * aggregate again, after what is pending there.
    *
    * @param ids the dead letters
    * @return how many were replayed

@@ -71,6 +71,21 @@ class DeadLetterServiceTest {
   }
 
   @Test
+  void oneDeadLetterIsFoundByItsIdWithItsLastError() {
+    DeadLetter first = deadLetters.list(DeadLetterQuery.all().page(0, 1)).get(0);
+
+    assertThat(deadLetters.find(first.message().id())).contains(first);
+    assertThat(deadLetters.find(java.util.UUID.randomUUID())).isEmpty();
+    assertThat(first.lastError()).contains("message too large");
+    assertThat(deadLetters.count(DeadLetterQuery.all().errorContains("MESSAGE TOO LARGE")))
+        .isEqualTo(5);
+    assertThat(
+            deadLetters.count(DeadLetterQuery.all().errorContains(first.message().id().toString())))
+        .isEqualTo(1);
+    assertThat(deadLetters.count(DeadLetterQuery.all().errorContains("no such text"))).isZero();
+  }
+
+  @Test
   void replayOfManyIdsReplaysEach() {
     List<java.util.UUID> ids =
         deadLetters.list(DeadLetterQuery.all().page(0, 2)).stream()

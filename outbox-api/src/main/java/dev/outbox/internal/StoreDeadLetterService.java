@@ -6,6 +6,8 @@ import dev.outbox.DeadLetterService;
 import dev.outbox.spi.OutboxStore;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.IntConsumer;
 import java.util.function.ToIntFunction;
@@ -29,6 +31,11 @@ final class StoreDeadLetterService implements DeadLetterService {
   @Override
   public List<DeadLetter> list(DeadLetterQuery query) {
     return store.findDeadLetters(query);
+  }
+
+  @Override
+  public Optional<DeadLetter> find(UUID id) {
+    return store.findDeadLetter(Objects.requireNonNull(id, "id"));
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -95,6 +96,21 @@ public interface OutboxStore {
    * @return how many messages were deleted
    */
   int deleteWritten(Instant createdBefore, int limit);
+
+  /**
+   * Counts the aggregates waiting for a retry, held, and leased per instance.
+   *
+   * @return the counts
+   */
+  AggregateCounts aggregateCounts();
+
+  /**
+   * Reads one dead letter.
+   *
+   * @param id the message id
+   * @return the dead letter, or empty when there is none with that id
+   */
+  Optional<DeadLetter> findDeadLetter(UUID id);
 
   /**
    * Lists dead letters, oldest first.

@@ -3,6 +3,7 @@ package dev.outbox.testing;
 import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
 import dev.outbox.OutboxMessage;
+import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.ClaimRequest;
 import dev.outbox.spi.HeadOutcome;
 import dev.outbox.spi.Lease;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -243,6 +245,16 @@ public final class FlakyStore implements OutboxStore {
   public int deleteWritten(Instant createdBefore, int limit) {
     deleteLimits.add(limit);
     return store.deleteWritten(createdBefore, limit);
+  }
+
+  @Override
+  public AggregateCounts aggregateCounts() {
+    return store.aggregateCounts();
+  }
+
+  @Override
+  public Optional<DeadLetter> findDeadLetter(UUID id) {
+    return store.findDeadLetter(id);
   }
 
   @Override

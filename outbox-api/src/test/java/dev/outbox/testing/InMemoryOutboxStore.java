@@ -3,6 +3,7 @@ package dev.outbox.testing;
 import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
 import dev.outbox.OutboxMessage;
+import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.ClaimRequest;
 import dev.outbox.spi.HeadOutcome;
 import dev.outbox.spi.Lease;
@@ -15,11 +16,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -561,6 +564,31 @@ public final class InMemoryOutboxStore implements OutboxStore {
   }
 
   @Override
+  public synchronized AggregateCounts aggregateCounts() {
+    Instant now = clock.instant();
+    long retrying = 0;
+    long held = 0;
+    Map<String, Long> leases = new HashMap<>();
+    for (HeadState head : heads.values()) {
+      boolean leased = head.claimedBy != null && head.availableAt.isAfter(now);
+      if (leased) {
+        leases.merge(head.claimedBy, 1L, Long::sum);
+      }
+      if (head.held) {
+        held++;
+      } else if (head.pending() && head.attempts > 0 && head.claimedBy == null) {
+        retrying++;
+      }
+    }
+    return new AggregateCounts(retrying, held, leases);
+  }
+
+  @Override
+  public synchronized Optional<DeadLetter> findDeadLetter(UUID id) {
+    return deadLetter(id);
+  }
+
+  @Override
   public synchronized List<DeadLetter> findDeadLetters(DeadLetterQuery query) {
     return matching(query).skip(query.offset()).limit(query.limit()).toList();
   }
@@ -584,6 +612,12 @@ public final class InMemoryOutboxStore implements OutboxStore {
     return (query.eventType() == null || query.eventType().equals(message.eventType()))
         && (query.aggregateType() == null || query.aggregateType().equals(message.aggregateType()))
         && (query.aggregateId() == null || query.aggregateId().equals(message.aggregateId()))
+        && (query.errorContains() == null
+            || (letter.lastError() != null
+                && letter
+                    .lastError()
+                    .toLowerCase(Locale.ROOT)
+                    .contains(query.errorContains().toLowerCase(Locale.ROOT))))
         && (query.since() == null || !letter.deadLetteredAt().isBefore(query.since()))
         && (query.until() == null || letter.deadLetteredAt().isBefore(query.until()));
   }

@@ -1,6 +1,7 @@
 package dev.outbox.hibernate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 import dev.outbox.DeadLetter;
@@ -14,6 +15,7 @@ import dev.outbox.hibernate.testing.OutboxTable.Row;
 import dev.outbox.hibernate.testing.PurchaseOrder;
 import dev.outbox.hibernate.testing.TestDatabase;
 import dev.outbox.hibernate.testing.TestEvents;
+import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.ClaimRequest;
 import dev.outbox.spi.HeadOutcome;
 import dev.outbox.spi.Lease;
@@ -507,6 +509,61 @@ abstract class AbstractOutboxStoreIT {
         .extracting(d -> d.message().id())
         .containsExactly(heads.get(2).messages().get(0).id());
     assertThat(store.countDeadLetters(DeadLetterQuery.all().eventType("nope"))).isZero();
+  }
+
+  @Test
+  void deadLettersAreFoundByErrorTextTakingWildcardsLiterallyAndByIdWithTheirPayload() {
+    write(3, 1);
+    List<LeasedHead> heads = claim("a", 10);
+    String[] errors = {"Broker said 100% FULL", "broker said 1000 full", "timed_out"};
+    List<HeadOutcome> outcomes = new ArrayList<>();
+    for (int i = 0; i < heads.size(); i++) {
+      OutboxMessage message = heads.get(i).messages().get(0);
+      outcomes.add(
+          new HeadOutcome.DeadLettered(
+              heads.get(i).lease(), 0, message.id(), 1, 1, errors[i], Instant.now(), false));
+    }
+    store.record(outcomes);
+
+    assertThat(store.findDeadLetters(DeadLetterQuery.all().errorContains("100% full")))
+        .as("case ignored, %% taken literally")
+        .extracting(DeadLetter::lastError)
+        .containsExactly(errors[0]);
+    assertThat(store.countDeadLetters(DeadLetterQuery.all().errorContains("SAID"))).isEqualTo(2);
+    assertThat(store.countDeadLetters(DeadLetterQuery.all().errorContains("d_o"))).isEqualTo(1);
+    assertThat(store.countDeadLetters(DeadLetterQuery.all().errorContains("timed%out"))).isZero();
+
+    OutboxMessage second = heads.get(1).messages().get(0);
+    assertThat(store.findDeadLetter(second.id()))
+        .hasValueSatisfying(
+            d -> {
+              assertThat(d.message().payload()).isEqualTo(second.payload());
+              assertThat(d.message().headers()).isEqualTo(second.headers());
+              assertThat(d.lastError()).isEqualTo(errors[1]);
+            });
+    assertThat(store.findDeadLetter(UUID.randomUUID())).isEmpty();
+  }
+
+  @Test
+  void aggregateCountsTellRetryingHeldAndLeasedPerInstance() {
+    write(5, 2);
+    List<LeasedHead> byA = claim("instance-a", 3);
+    claim("instance-b", 10);
+    assertThat(store.aggregateCounts().leasesByInstance())
+        .containsExactly(entry("instance-a", 3L), entry("instance-b", 2L));
+
+    OutboxMessage first = byA.get(0).messages().get(0);
+    store.record(
+        List.of(
+            new HeadOutcome.Retry(byA.get(1).lease(), 0, 1, "down", Duration.ofMinutes(5)),
+            new HeadOutcome.DeadLettered(
+                byA.get(0).lease(), 0, first.id(), 1, 3, "rejected", Instant.now(), true),
+            new HeadOutcome.Released(byA.get(2).lease(), 0)));
+
+    AggregateCounts counts = store.aggregateCounts();
+    assertThat(counts.retrying()).isEqualTo(1);
+    assertThat(counts.held()).isEqualTo(1);
+    assertThat(counts.leasesByInstance()).containsExactly(entry("instance-b", 2L));
   }
 
   @Test

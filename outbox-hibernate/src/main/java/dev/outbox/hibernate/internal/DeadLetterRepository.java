@@ -10,6 +10,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -27,6 +29,7 @@ final class DeadLetterRepository {
   private final MessageRows rows;
   private final HeadUpsert heads;
   private final String table;
+  private final String select;
   private final String place;
   private final String unhold;
   private final String skip;
@@ -41,6 +44,8 @@ final class DeadLetterRepository {
     String headTable = options.headTable();
     String atTheHold =
         " WHERE aggregate_type = ? AND aggregate_id = ? AND held AND delivered_seq = ?";
+    this.select =
+        "SELECT " + MessageRows.COLUMNS + ", attempts, last_error, dead_lettered_at FROM " + table;
     this.place = "SELECT aggregate_type, aggregate_id, seq FROM " + table + " WHERE id = ?";
     this.unhold =
         "UPDATE "
@@ -70,29 +75,34 @@ final class DeadLetterRepository {
   }
 
   List<DeadLetter> find(Connection connection, DeadLetterQuery query) throws SQLException {
-    String sql =
-        "SELECT "
-            + MessageRows.COLUMNS
-            + ", attempts, last_error, dead_lettered_at FROM "
-            + table
-            + where(query)
-            + " ORDER BY dead_lettered_at, id LIMIT ? OFFSET ?";
+    String sql = select + where(query) + " ORDER BY dead_lettered_at, id LIMIT ? OFFSET ?";
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       int index = bindFilter(statement, query);
       statement.setInt(index++, query.limit());
       statement.setInt(index, query.offset());
-      List<DeadLetter> found = new ArrayList<>();
-      try (ResultSet result = statement.executeQuery()) {
-        while (result.next()) {
-          found.add(
-              new DeadLetter(
-                  rows.read(result, result.getInt("attempts")),
-                  result.getString("last_error"),
-                  database.readInstant(result, "dead_lettered_at")));
-        }
-      }
-      return found;
+      return read(statement);
     }
+  }
+
+  Optional<DeadLetter> find(Connection connection, UUID id) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(select + " WHERE id = ?")) {
+      database.bindId(statement, 1, id);
+      return read(statement).stream().findFirst();
+    }
+  }
+
+  private List<DeadLetter> read(PreparedStatement statement) throws SQLException {
+    List<DeadLetter> found = new ArrayList<>();
+    try (ResultSet result = statement.executeQuery()) {
+      while (result.next()) {
+        found.add(
+            new DeadLetter(
+                rows.read(result, result.getInt("attempts")),
+                result.getString("last_error"),
+                database.readInstant(result, "dead_lettered_at")));
+      }
+    }
+    return found;
   }
 
   long count(Connection connection, DeadLetterQuery query) throws SQLException {
@@ -197,6 +207,9 @@ final class DeadLetterRepository {
     if (query.aggregateId() != null) {
       where.append(" AND aggregate_id = ?");
     }
+    if (query.errorContains() != null) {
+      where.append(" AND LOWER(last_error) LIKE ? ESCAPE '!'");
+    }
     if (query.since() != null) {
       where.append(" AND dead_lettered_at >= ?");
     }
@@ -217,6 +230,9 @@ final class DeadLetterRepository {
     if (query.aggregateId() != null) {
       statement.setString(index++, query.aggregateId());
     }
+    if (query.errorContains() != null) {
+      statement.setString(index++, containing(query.errorContains()));
+    }
     if (query.since() != null) {
       database.bindInstant(statement, index++, query.since());
     }
@@ -224,5 +240,12 @@ final class DeadLetterRepository {
       database.bindInstant(statement, index++, query.until());
     }
     return index;
+  }
+
+  /** A LIKE pattern matching the text anywhere, its wildcards taken literally. */
+  static String containing(String text) {
+    String literal =
+        text.toLowerCase(Locale.ROOT).replace("!", "!!").replace("%", "!%").replace("_", "!_");
+    return "%" + literal + "%";
   }
 }

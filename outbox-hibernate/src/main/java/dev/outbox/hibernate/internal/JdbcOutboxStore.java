@@ -3,6 +3,7 @@ package dev.outbox.hibernate.internal;
 import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
 import dev.outbox.OutboxOptions;
+import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.ClaimRequest;
 import dev.outbox.spi.HeadOutcome;
 import dev.outbox.spi.Lease;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 
@@ -171,6 +173,16 @@ public final class JdbcOutboxStore implements OutboxStore {
             connection -> cleanup.deleteWritten(connection, createdBefore, limit));
     vacuum.changed(deleted);
     return deleted;
+  }
+
+  @Override
+  public AggregateCounts aggregateCounts() {
+    return jdbc.inTransaction("count its aggregates", stats::aggregates);
+  }
+
+  @Override
+  public Optional<DeadLetter> findDeadLetter(UUID id) {
+    return jdbc.inTransaction("read a dead letter", c -> deadLetters.find(c, id));
   }
 
   @Override

@@ -1,0 +1,35 @@
+package dev.outbox.spi;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * How the aggregates with work stand, for operators: how many wait for a retry, how many are held
+ * at a dead letter, and which instances hold leases on how many.
+ *
+ * @param retrying aggregates whose next message failed and waits for its next attempt, leased by
+ *     nobody
+ * @param held aggregates stopped at a dead letter ({@code holdAggregateOnDeadLetter})
+ * @param leasesByInstance live leases (not yet expired on the database clock) per instance id,
+ *     sorted by instance id
+ */
+public record AggregateCounts(long retrying, long held, Map<String, Long> leasesByInstance) {
+
+  /** Copies the map, sorted by instance id. */
+  public AggregateCounts {
+    leasesByInstance =
+        Collections.unmodifiableMap(
+            new TreeMap<>(Objects.requireNonNull(leasesByInstance, "leasesByInstance")));
+  }
+
+  /**
+   * All live leases.
+   *
+   * @return the sum over the instances
+   */
+  public long leases() {
+    return leasesByInstance.values().stream().mapToLong(Long::longValue).sum();
+  }
+}
