@@ -10,8 +10,8 @@ import dev.outbox.PublishException;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.PublishResult;
 import dev.outbox.testkit.e2e.E2eDatabase;
-import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -19,7 +19,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The meters move with what the outbox does, on the real store on PostgreSQL. */
+/**
+ * The meters move with what the outbox does, on the real store on PostgreSQL, in a Prometheus
+ * registry with the latency histogram on.
+ */
 class OutboxMetricsIT {
 
   private enum Mode {
@@ -28,7 +31,8 @@ class OutboxMetricsIT {
     REFUSING
   }
 
-  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final AtomicReference<Mode> broker = new AtomicReference<>(Mode.UP);
   private E2eDatabase database;
   private Outbox outbox;
@@ -60,7 +64,11 @@ class OutboxMetricsIT {
   }
 
   private void startOutbox(int maxAttempts) {
-    OutboxMetrics metrics = new OutboxMetrics(registry, Tags.of("service", "orders"));
+    OutboxMetrics metrics =
+        OutboxMetrics.builder(registry)
+            .commonTags("service", "orders")
+            .latencyHistogram(true)
+            .build();
     OutboxOptions options =
         database.options().toBuilder()
             .listener(metrics)
@@ -109,6 +117,10 @@ class OutboxMetricsIT {
                   .isGreaterThanOrEqualTo(10);
               assertThat(registry.get("outbox.claim.duration").timer().count()).isPositive();
             });
+    assertThat(registry.scrape())
+        .contains(
+            "outbox_delivery_latency_seconds_bucket{event_type=\"e2e.stepped\","
+                + "service=\"orders\",le=\"+Inf\"} 10");
 
     broker.set(Mode.DOWN);
     database.writer("Order").write(2, 2, 1);
