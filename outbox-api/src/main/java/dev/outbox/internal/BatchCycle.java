@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The steps of one batch: claim it, publish it in rounds, decide each message's outcome, and tell
@@ -95,6 +97,7 @@ final class BatchCycle {
   private final LastError lastError;
   private final Clock clock;
   private final InDoubtHeads inDoubt;
+  private final Outage brokerOutage;
 
   BatchCycle(
       OutboxOptions options,
@@ -103,9 +106,11 @@ final class BatchCycle {
       OutboxListener listeners,
       LastError lastError,
       Clock clock,
-      InDoubtHeads inDoubt) {
+      InDoubtHeads inDoubt,
+      Outage brokerOutage) {
     this.options = options;
     this.inDoubt = inDoubt;
+    this.brokerOutage = brokerOutage;
     this.store = store;
     this.publishCall = publishCall;
     this.rules = new OutcomeRules(options);
@@ -181,6 +186,9 @@ final class BatchCycle {
     long sending = System.nanoTime();
     Sent sent = publishInRounds(batch, claimed.leaseUntil());
     Duration publishTook = Duration.ofNanos(System.nanoTime() - sending);
+    if (!sent.abandoned()) {
+      tellBroker(sent.results().values(), batch.size());
+    }
     Instant now = clock.instant();
     // A publisher interrupted by close() may still be sending: its messages wait at least until
     // the lease would have run out, so that no other claim puts them in flight a second time.
@@ -224,6 +232,37 @@ final class BatchCycle {
         byId,
         List.of(outcome),
         Duration.ZERO);
+  }
+
+  /**
+   * What a batch's results say about the broker: it answered when it acknowledged a message or
+   * refused one for good; it is unreachable when every message sent failed retryably or got no
+   * answer in time (a publisher that threw or hung fails them all so). A message the broker refuses
+   * keeps its own failure lines; an unreachable broker is one line for the whole outage.
+   */
+  private void tellBroker(Collection<PublishResult> results, int batchSize) {
+    if (results.isEmpty()) {
+      return; // nothing was sent
+    }
+    PublishResult retryable = null;
+    for (PublishResult result : results) {
+      if (result.isPublished() || (!result.isUncertain() && !result.failure().isRetryable())) {
+        brokerOutage.succeeded();
+        return;
+      }
+      if (retryable == null && !result.isUncertain()) {
+        retryable = result;
+      }
+    }
+    String during = "publishing a batch of " + batchSize;
+    if (retryable == null) {
+      brokerOutage.failed(
+          during,
+          "no answer within the publish timeout of " + Outage.format(publishCall.timeout()),
+          null);
+    } else {
+      brokerOutage.failed(during, retryable.failure());
+    }
   }
 
   /** The results of a head's messages that were sent. */
@@ -355,6 +394,7 @@ final class BatchCycle {
   private int report(
       List<OutboxMessage> batch, List<PublishResult> results, List<Outcome> outcomes) {
     int published = 0;
+    int deadLettered = 0;
     String firstError = null;
     for (int i = 0; i < batch.size(); i++) {
       OutboxMessage message = batch.get(i);
@@ -371,6 +411,7 @@ final class BatchCycle {
         listeners.failed(message, failed.attempts(), result.failure(), failed.nextAttemptAt());
       } else if (outcome instanceof Outcome.DeadLettered dead) {
         firstError = firstError == null ? dead.error() : firstError;
+        deadLettered++;
         listeners.deadLettered(message, dead.attempts(), result.failure());
       }
     }
@@ -378,7 +419,9 @@ final class BatchCycle {
       LOG.debug("Batch of {}: {} published", batch.size(), published);
     } else {
       lastError.set(firstError);
-      LOG.atLevel(options.failureLogLevel())
+      // Nothing published and nothing refused for good: the broker's outage line says it.
+      boolean unreachable = published == 0 && deadLettered == 0;
+      LOG.atLevel(unreachable ? Level.DEBUG : options.failureLogLevel())
           .log("Batch of {}: {} published; first error: {}", batch.size(), published, firstError);
     }
     return published;

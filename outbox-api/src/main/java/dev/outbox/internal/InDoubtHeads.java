@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * Heads whose batch left messages uncertain (the publish timeout ran out while the broker client
@@ -58,6 +59,8 @@ final class InDoubtHeads implements AutoCloseable {
   private final Duration lease;
   private final Duration cap;
   private final Runnable onSettled;
+  private final Outage storeOutage;
+  private final Outage brokerOutage;
   private final ConcurrentLinkedQueue<Settled> settled = new ConcurrentLinkedQueue<>();
   private final Map<Lease, Doubt> open = new ConcurrentHashMap<>();
   private final Set<Lease> lost = ConcurrentHashMap.newKeySet();
@@ -68,13 +71,23 @@ final class InDoubtHeads implements AutoCloseable {
    *
    * @param onSettled told (on any thread) when a head's doubt is over: take it with {@link
    *     #takeSettled()}
+   * @param storeOutage told whether renewing leases reached the store
+   * @param brokerOutage whether the broker answers: a head given up at the cap while it does not is
+   *     part of its outage
    */
-  InDoubtHeads(OutboxOptions options, OutboxStore store, Runnable onSettled) {
+  InDoubtHeads(
+      OutboxOptions options,
+      OutboxStore store,
+      Runnable onSettled,
+      Outage storeOutage,
+      Outage brokerOutage) {
     this.instanceId = options.instanceId();
     this.store = store;
     this.lease = options.leaseDuration();
     this.cap = options.publishTimeout().multipliedBy(2);
     this.onSettled = onSettled;
+    this.storeOutage = storeOutage;
+    this.brokerOutage = brokerOutage;
   }
 
   /** The thread that renews leases and ends doubts at the cap, started with the first doubt. */
@@ -142,11 +155,14 @@ final class InDoubtHeads implements AutoCloseable {
     }
     if (capped) {
       doubt.interrupt().run();
-      LOG.error(
-          "No final outcome for messages of {} within the hard cap of {}; they fail and are sent"
-              + " again after a lease",
-          key,
-          cap);
+      // While the broker is unreachable, every head of every batch would say so: its outage line
+      // does, once.
+      LOG.atLevel(brokerOutage.isDown() ? Level.DEBUG : Level.ERROR)
+          .log(
+              "No final outcome for messages of {} within the hard cap of {}; they fail and are"
+                  + " sent again after a lease",
+              key,
+              cap);
     }
     Map<UUID, PublishResult> finals = new HashMap<>();
     doubt.results().forEach((id, result) -> finals.put(id, finalOf(result, capped)));
@@ -190,14 +206,19 @@ final class InDoubtHeads implements AutoCloseable {
         PublishException.retryable(result.messageId(), result.destination(), why, null));
   }
 
-  /** Extends the leases of the heads in doubt; one that is lost is logged once. */
+  /**
+   * Extends the leases of the heads in doubt; one that is lost is logged once. A failure is the
+   * store's, logged as its outage; the next renewal tries again.
+   */
   private void renew() {
     if (open.isEmpty()) {
       return;
     }
     try {
       Set<Lease> leases = new HashSet<>(open.keySet());
-      for (Lease gone : store.renew(instanceId, leases, lease)) {
+      List<Lease> lostNow = store.renew(instanceId, leases, lease);
+      storeOutage.succeeded();
+      for (Lease gone : lostNow) {
         if (lost.add(gone)) {
           LOG.warn(
               "Lost the lease of {} while its send was uncertain: another processor may send its"
@@ -206,7 +227,7 @@ final class InDoubtHeads implements AutoCloseable {
         }
       }
     } catch (RuntimeException e) {
-      LOG.warn("Renewing the leases of {} heads in doubt failed; trying again", open.size(), e);
+      storeOutage.failed("renewing the leases of " + open.size() + " heads in doubt", e);
     }
   }
 

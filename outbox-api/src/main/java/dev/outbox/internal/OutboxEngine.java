@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@link Outbox}: a processor thread that runs {@link BatchCycle}s, a cleanup schedule, and the
  * dead-letter service. The loop never dies: every failure is logged and the loop waits for the poll
- * interval before it tries again.
+ * interval before it tries again. A store or a broker that does not answer is an {@link Outage}:
+ * one line when it starts and one when it ends, however many attempts fail in between.
  */
 public final class OutboxEngine implements Outbox {
 
@@ -52,6 +53,7 @@ public final class OutboxEngine implements Outbox {
   private final Clock clock;
   private final LeasedQueue leased;
   private final InDoubtHeads inDoubt;
+  private final Outage storeOutage;
   private final WakeSignal wake = new WakeSignal();
   private final AtomicBoolean claimWanted = new AtomicBoolean();
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
@@ -69,6 +71,19 @@ public final class OutboxEngine implements Outbox {
    */
   public OutboxEngine(
       OutboxOptions options, OutboxStore store, EventPublisher publisher, Clock clock) {
+    this(options, store, publisher, clock, LoggerFactory.getLogger(Outage.class));
+  }
+
+  /**
+   * Creates the engine with the logger of its outage lines (the store or the broker unreachable,
+   * and reachable again).
+   */
+  OutboxEngine(
+      OutboxOptions options,
+      OutboxStore store,
+      EventPublisher publisher,
+      Clock clock,
+      Logger outageLog) {
     this.options = Objects.requireNonNull(options, "options");
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.store = Objects.requireNonNull(store, "store");
@@ -79,8 +94,12 @@ public final class OutboxEngine implements Outbox {
     this.publishCall =
         new PublishCall(
             publisher, options.publishTimeout(), "outbox-publish-" + options.instanceId());
-    this.inDoubt = new InDoubtHeads(options, store, wake::signal);
-    this.cycle = new BatchCycle(options, store, publishCall, listeners, lastError, clock, inDoubt);
+    this.storeOutage = storeOutage(options, outageLog);
+    Outage brokerOutage = brokerOutage(options, publisher, outageLog);
+    this.inDoubt = new InDoubtHeads(options, store, wake::signal, storeOutage, brokerOutage);
+    this.cycle =
+        new BatchCycle(
+            options, store, publishCall, listeners, lastError, clock, inDoubt, brokerOutage);
     this.cleanup = new Cleanup(options, store, clock);
     this.deadLetters =
         new StoreDeadLetterService(
@@ -89,6 +108,34 @@ public final class OutboxEngine implements Outbox {
               listeners.replayed(count);
               wakeUp();
             });
+  }
+
+  /** The store's outage lines, saying who tries again and how often. */
+  private static Outage storeOutage(OutboxOptions options, Logger log) {
+    String meanwhile =
+        options.deliveryMode() == DeliveryMode.CDC
+            ? "cleanup retries every " + Outage.format(options.cleanupInterval())
+            : "the processor retries every " + Outage.format(options.pollInterval());
+    return new Outage(options.instanceId(), "store (database)", meanwhile, log);
+  }
+
+  /** The broker's outage lines, naming the broker when its adapter does. */
+  private static Outage brokerOutage(OutboxOptions options, EventPublisher publisher, Logger log) {
+    String system;
+    try {
+      system = publisher.messagingSystem();
+    } catch (RuntimeException e) {
+      system = null;
+    }
+    String broker =
+        system == null || system.isBlank() || "unknown".equals(system)
+            ? "broker"
+            : "broker (" + system + ")";
+    return new Outage(
+        options.instanceId(),
+        broker,
+        "its messages stay in the outbox and are retried as the retry policy says",
+        log);
   }
 
   @Override
@@ -246,7 +293,7 @@ public final class OutboxEngine implements Outbox {
    */
   private void loop() {
     boolean claimDue = true;
-    try (Pipeline pipeline = new Pipeline(options, cycle, store, leased, clock)) {
+    try (Pipeline pipeline = new Pipeline(options, cycle, store, leased, clock, storeOutage)) {
       while (state.get() == State.RUNNING) {
         int work = 0;
         try {
@@ -256,7 +303,14 @@ public final class OutboxEngine implements Outbox {
             Pipeline.Step step = pipeline.step(claimDue || wanted);
             work = step.work();
             claimDue = step.claimFound() != null ? step.claimFound() : claimDue || wanted;
+            if (step.storeAnswered()) {
+              storeOutage.succeeded();
+            }
           }
+        } catch (Pipeline.StoreFailure e) {
+          lastError.set(e.getCause());
+          claimDue = true;
+          storeOutage.failed("recording and claiming", e.getCause());
         } catch (RuntimeException | Error e) {
           lastError.set(e);
           claimDue = true;
@@ -326,12 +380,14 @@ public final class OutboxEngine implements Outbox {
     }
   }
 
+  /** Runs cleanup on its schedule; a failure is the store's, and is logged as its outage. */
   private void cleanUpQuietly() {
     try {
       cleanUpOnce();
+      storeOutage.succeeded();
     } catch (RuntimeException e) {
       lastError.set(e);
-      LOG.warn("Outbox cleanup failed; it runs again after the cleanup interval", e);
+      storeOutage.failed("cleaning up", e);
     }
   }
 

@@ -42,8 +42,22 @@ final class Pipeline implements AutoCloseable {
    *
    * @param work messages published, recorded or claimed; zero when there was nothing to do
    * @param claimFound whether the claim found messages; {@code null} when no claim ran
+   * @param storeAnswered whether a transaction of the store ran and committed
    */
-  record Step(int work, Boolean claimFound) {}
+  record Step(int work, Boolean claimFound, boolean storeAnswered) {}
+
+  /**
+   * A step failed because its store transaction failed: {@link #getCause()} is what the store
+   * threw. Tells the processor's loop a store that does not answer from any other failure.
+   */
+  static final class StoreFailure extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    StoreFailure(RuntimeException cause) {
+      super(cause.getMessage(), cause, false, false);
+    }
+  }
 
   /**
    * What the store did in one transaction: the heads it continued or claimed. Either counts as work
@@ -60,6 +74,7 @@ final class Pipeline implements AutoCloseable {
   private final Duration shutdownTimeout;
   private final String instanceId;
   private final LeasedQueue leased;
+  private final Outage storeOutage;
   private final int batchSize;
   private final boolean claimAhead;
   private final ExecutorService storeWorker;
@@ -69,9 +84,21 @@ final class Pipeline implements AutoCloseable {
   private final List<HeadOutcome> releases = new ArrayList<>();
   private boolean followUp;
 
+  /**
+   * Creates the pipeline and its store worker.
+   *
+   * @param storeOutage whether the store answers: the processor's loop reports to it, the pipeline
+   *     only reads it
+   */
   Pipeline(
-      OutboxOptions options, BatchCycle cycle, OutboxStore store, LeasedQueue leased, Clock clock) {
+      OutboxOptions options,
+      BatchCycle cycle,
+      OutboxStore store,
+      LeasedQueue leased,
+      Clock clock,
+      Outage storeOutage) {
     this.cycle = cycle;
+    this.storeOutage = storeOutage;
     this.store = store;
     this.clock = clock;
     this.shutdownTimeout = options.shutdownTimeout();
@@ -143,7 +170,8 @@ final class Pipeline implements AutoCloseable {
             + count(toRecord)
             + (sending == null ? 0 : sending.heads().size())
             + stored.claimed().size();
-    return new Step(work, claim ? !stored.claimed().isEmpty() : null);
+    return new Step(
+        work, claim ? !stored.claimed().isEmpty() : null, retried > 0 || stored != Stored.NOTHING);
   }
 
   /**
@@ -203,7 +231,15 @@ final class Pipeline implements AutoCloseable {
         }
       }
     }
-    if (refused != null) {
+    if (refused != null && storeOutage.isDown()) {
+      // The store's outage is logged already: one line for what it costs, the stack at debug.
+      LOG.info(
+          "Dropped {} head outcomes that could not be recorded while the store is unreachable"
+              + " ({}); their messages are published again once their lease runs out",
+          dropped,
+          Outage.reason(refused));
+      LOG.debug("Recording {} head outcomes failed", dropped, refused);
+    } else if (refused != null) {
       LOG.warn(
           "Dropped {} head outcomes the store refused twice; their messages are published again"
               + " once their lease runs out",
@@ -233,7 +269,12 @@ final class Pipeline implements AutoCloseable {
     // Claimed heads get the whole lease, continued ones at least its kept part: a publish counts on
     // the less, a head given up after an abandoned call waits for the more.
     Instant now = clock.instant();
-    List<LeasedHead> claimed = store.recordAndClaim(outcomes, request);
+    List<LeasedHead> claimed;
+    try {
+      claimed = store.recordAndClaim(outcomes, request);
+    } catch (RuntimeException e) {
+      throw new StoreFailure(e);
+    }
     return new Stored(
         claimed,
         now.plus(request.keptLease()),

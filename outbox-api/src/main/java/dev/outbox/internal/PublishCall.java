@@ -130,7 +130,8 @@ final class PublishCall implements AutoCloseable {
               });
       results.add(PublishResult.uncertain(batch.get(i).id(), null, budget, outcome));
     }
-    LOG.warn(
+    // Per batch: the engine logs the broker's outage once (BatchCycle), this goes to debug.
+    LOG.debug(
         "Publisher did not return a batch of {} within {}; its messages count as uncertain until it"
             + " does",
         batch.size(),
@@ -170,7 +171,8 @@ final class PublishCall implements AutoCloseable {
 
   private static List<PublishResult> failAll(
       List<OutboxMessage> batch, String reason, Throwable cause) {
-    LOG.warn("Publishing a batch of {} failed: {}", batch.size(), reason);
+    // Per batch: the engine logs the broker's outage once (BatchCycle), this goes to debug.
+    LOG.debug("Publishing a batch of {} failed: {}", batch.size(), reason, cause);
     List<PublishResult> results = new ArrayList<>(batch.size());
     for (OutboxMessage message : batch) {
       results.add(

@@ -1,0 +1,147 @@
+package dev.outbox.internal;
+
+import java.time.Duration;
+import java.util.Locale;
+import org.slf4j.Logger;
+
+/**
+ * Whether one dependency of the outbox (its store or its broker) answers, logged so that an
+ * operator reads one line when it stops answering and one when it answers again, however many
+ * attempts fail in between. The first failure is a warning with the short reason (the root cause's
+ * class and message, no stack trace) and what the outbox does meanwhile; every failure's stack
+ * trace goes to debug. The first success after failures is an info line with how long the outage
+ * lasted and how many attempts failed. Thread-safe: the processor, cleanup and lease renewal report
+ * to the same one.
+ */
+final class Outage {
+
+  private static final int MAX_REASON_LENGTH = 300;
+
+  private final String instanceId;
+  private final String dependency;
+  private final String meanwhile;
+  private final Logger log;
+  private long downSince;
+  private int failures;
+
+  /**
+   * A dependency that answers, until told otherwise.
+   *
+   * @param instanceId the outbox instance, first on each line
+   * @param dependency what does not answer, as the lines name it: {@code store (database)}
+   * @param meanwhile what the outbox does while it does not answer: {@code the processor retries
+   *     every 500 ms}
+   * @param log where the lines go
+   */
+  Outage(String instanceId, String dependency, String meanwhile, Logger log) {
+    this.instanceId = instanceId;
+    this.dependency = dependency;
+    this.meanwhile = meanwhile;
+    this.log = log;
+  }
+
+  /**
+   * An attempt failed: a warning when it is the first one, debug otherwise.
+   *
+   * @param during what the outbox was doing: {@code cleaning up}
+   * @param error why; its root cause is the reason the warning gives
+   */
+  void failed(String during, Throwable error) {
+    failed(during, reason(error), error);
+  }
+
+  /**
+   * An attempt failed: a warning when it is the first one, debug otherwise.
+   *
+   * @param during what the outbox was doing: {@code publishing a batch of 20}
+   * @param reason why, in one line
+   * @param error the failure whose stack trace goes to debug; {@code null} when there is none
+   */
+  synchronized void failed(String during, String reason, Throwable error) {
+    failures++;
+    if (failures == 1) {
+      downSince = System.nanoTime();
+      log.warn(
+          "Outbox {}: {} unreachable while {}: {}; {} (stack traces at DEBUG)",
+          instanceId,
+          dependency,
+          during,
+          reason,
+          meanwhile);
+      log.debug("Outbox {}: {} unreachable while {}", instanceId, dependency, during, error);
+    } else {
+      log.debug(
+          "Outbox {}: {} still unreachable, attempt {} failed while {}: {}",
+          instanceId,
+          dependency,
+          failures,
+          during,
+          reason,
+          error);
+    }
+  }
+
+  /** An attempt succeeded: after failures, one info line with how long they lasted. */
+  synchronized void succeeded() {
+    if (failures == 0) {
+      return;
+    }
+    Duration down = Duration.ofNanos(System.nanoTime() - downSince);
+    log.info(
+        "Outbox {}: {} reachable again after {}; {} {} failed",
+        instanceId,
+        dependency,
+        format(down),
+        failures,
+        failures == 1 ? "attempt" : "attempts");
+    failures = 0;
+  }
+
+  /**
+   * Whether the last attempt failed.
+   *
+   * @return {@code true} from the first failure until the next success
+   */
+  synchronized boolean isDown() {
+    return failures > 0;
+  }
+
+  /**
+   * The root cause of a failure in one line: its class and message.
+   *
+   * @param error the failure
+   * @return for example {@code java.net.ConnectException: Connection refused}
+   */
+  static String reason(Throwable error) {
+    if (error == null) {
+      return "no reason given";
+    }
+    Throwable root = error;
+    for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 20; depth++) {
+      root = root.getCause();
+    }
+    String text = root.toString().replaceAll("\\s+", " ").trim();
+    return text.length() <= MAX_REASON_LENGTH ? text : text.substring(0, MAX_REASON_LENGTH) + "...";
+  }
+
+  /**
+   * A duration as an operator reads it.
+   *
+   * @param duration the duration
+   * @return for example {@code 850 ms}, {@code 12.3 s} or {@code 4 min 05 s}
+   */
+  static String format(Duration duration) {
+    long millis = duration.toMillis();
+    if (millis < 1_000) {
+      return millis + " ms";
+    }
+    if (millis < 60_000) {
+      return String.format(Locale.ROOT, "%.1f s", millis / 1_000.0);
+    }
+    long seconds = duration.toSeconds();
+    if (seconds < 3_600) {
+      return String.format(Locale.ROOT, "%d min %02d s", seconds / 60, seconds % 60);
+    }
+    return String.format(Locale.ROOT, "%d h %02d min", seconds / 3_600, (seconds % 3_600) / 60);
+  }
+}
