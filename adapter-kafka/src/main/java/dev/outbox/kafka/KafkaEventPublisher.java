@@ -99,7 +99,8 @@ public final class KafkaEventPublisher implements EventPublisher {
       String reason =
           "Kafka publish failed: "
               + (e.getCause() == null ? e : e.getMessage() + ": " + e.getCause());
-      LOG.warn("Publishing a batch of {} failed: {}", messages.size(), reason);
+      // Per batch; the reason is in every result, and the outbox logs the outage once.
+      LOG.debug("Publishing a batch of {} failed: {}", messages.size(), reason);
       return failAll(messages, reason, e);
     }
   }

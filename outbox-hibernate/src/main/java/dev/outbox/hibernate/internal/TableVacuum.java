@@ -86,6 +86,15 @@ final class TableVacuum {
     return true;
   }
 
+  /** The innermost cause of a failure, as its class and message. */
+  private static String rootCause(Throwable error) {
+    Throwable root = error;
+    for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 20; depth++) {
+      root = root.getCause();
+    }
+    return root.toString();
+  }
+
   private void vacuumAndRelease() {
     try {
       vacuum();
@@ -128,11 +137,13 @@ final class TableVacuum {
       LOG.debug("Vacuumed {} in {} ms", table, (System.nanoTime() - start) / 1_000_000);
       return true;
     } catch (SQLException | RuntimeException e) {
+      // One line: while the database is down, the outbox logs that once; the stack is at debug.
       LOG.warn(
-          "Vacuuming the outbox table {} failed; trying again after {} more changed rows",
+          "Vacuuming the outbox table {} failed ({}); trying again after {} more changed rows",
           table,
-          threshold,
-          e);
+          rootCause(e),
+          threshold);
+      LOG.debug("Vacuuming the outbox table {} failed", table, e);
       return false;
     }
   }
