@@ -123,6 +123,28 @@ public enum Database {
   }
 
   /**
+   * The database a JDBC driver reports, for tools that reach it without a persistence unit.
+   *
+   * @param productName {@link java.sql.DatabaseMetaData#getDatabaseProductName()}
+   * @return the database
+   * @throws OutboxException for a database the outbox does not support
+   */
+  public static Database ofProductName(String productName) {
+    String name = productName == null ? "" : productName.toLowerCase(java.util.Locale.ROOT);
+    if (name.contains("postgresql")) {
+      return POSTGRESQL;
+    }
+    if (name.contains("mariadb") || name.contains("mysql")) {
+      return MARIADB;
+    }
+    if (name.equals("h2")) {
+      return H2;
+    }
+    throw new OutboxException(
+        "The outbox supports PostgreSQL, MariaDB/MySQL and H2, but the database is " + productName);
+  }
+
+  /**
    * Checks that this database can run the delivery mode: {@link DeliveryMode#CDC} needs PostgreSQL,
    * whose logical replication Debezium's PostgreSQL connector reads.
    *

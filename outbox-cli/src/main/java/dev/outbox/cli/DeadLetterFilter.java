@@ -1,0 +1,71 @@
+package dev.outbox.cli;
+
+import dev.outbox.DeadLetterQuery;
+import java.time.Instant;
+import picocli.CommandLine.Option;
+
+/** Which dead letters: every filter is optional, and they combine. */
+final class DeadLetterFilter {
+
+  @Option(names = "--event-type", paramLabel = "TYPE", description = "Only this event type.")
+  private String eventType;
+
+  @Option(
+      names = "--aggregate-type",
+      paramLabel = "TYPE",
+      description = "Only this aggregate type.")
+  private String aggregateType;
+
+  @Option(names = "--aggregate-id", paramLabel = "ID", description = "Only this aggregate id.")
+  private String aggregateId;
+
+  @Option(
+      names = "--error",
+      paramLabel = "TEXT",
+      description = "Only those whose last error contains TEXT (case ignored).")
+  private String error;
+
+  @Option(
+      names = "--since",
+      paramLabel = "TIME",
+      converter = TimeConverter.class,
+      description =
+          "Only dead-lettered at or after TIME: 2026-11-25T10:00:00Z, 2026-11-25 (UTC), or how"
+              + " long ago (30m, 2h, 7d).")
+  private Instant since;
+
+  @Option(
+      names = "--until",
+      paramLabel = "TIME",
+      converter = TimeConverter.class,
+      description = "Only dead-lettered before TIME (same forms as --since).")
+  private Instant until;
+
+  /** Whether no filter was given. */
+  boolean isEmpty() {
+    return eventType == null
+        && aggregateType == null
+        && aggregateId == null
+        && error == null
+        && since == null
+        && until == null;
+  }
+
+  /** The query of these filters, first page. */
+  DeadLetterQuery query() {
+    DeadLetterQuery query = DeadLetterQuery.all().aggregate(aggregateType, aggregateId);
+    if (eventType != null) {
+      query = query.eventType(eventType);
+    }
+    if (error != null) {
+      query = query.errorContains(error);
+    }
+    if (since != null) {
+      query = query.since(since);
+    }
+    if (until != null) {
+      query = query.until(until);
+    }
+    return query;
+  }
+}
