@@ -187,7 +187,7 @@ final class BatchCycle {
     Sent sent = publishInRounds(batch, claimed.leaseUntil());
     Duration publishTook = Duration.ofNanos(System.nanoTime() - sending);
     if (!sent.abandoned()) {
-      tellBroker(sent.results().values(), batch.size());
+      tellBroker(sent.results().values(), batch.size(), sending);
     }
     Instant now = clock.instant();
     // A publisher interrupted by close() may still be sending: its messages wait at least until
@@ -240,7 +240,7 @@ final class BatchCycle {
    * answer in time (a publisher that threw or hung fails them all so). A message the broker refuses
    * keeps its own failure lines; an unreachable broker is one line for the whole outage.
    */
-  private void tellBroker(Collection<PublishResult> results, int batchSize) {
+  private void tellBroker(Collection<PublishResult> results, int batchSize, long started) {
     if (results.isEmpty()) {
       return; // nothing was sent
     }
@@ -257,11 +257,12 @@ final class BatchCycle {
     String during = "publishing a batch of " + batchSize;
     if (retryable == null) {
       brokerOutage.failed(
+          started,
           during,
           "no answer within the publish timeout of " + Outage.format(publishCall.timeout()),
           null);
     } else {
-      brokerOutage.failed(during, retryable.failure());
+      brokerOutage.failed(started, during, retryable.failure());
     }
   }
 

@@ -214,6 +214,7 @@ final class InDoubtHeads implements AutoCloseable {
     if (open.isEmpty()) {
       return;
     }
+    long started = System.nanoTime();
     try {
       Set<Lease> leases = new HashSet<>(open.keySet());
       List<Lease> lostNow = store.renew(instanceId, leases, lease);
@@ -227,7 +228,7 @@ final class InDoubtHeads implements AutoCloseable {
         }
       }
     } catch (RuntimeException e) {
-      storeOutage.failed("renewing the leases of " + open.size() + " heads in doubt", e);
+      storeOutage.failed(started, "renewing the leases of " + open.size() + " heads in doubt", e);
     }
   }
 

@@ -43,24 +43,27 @@ final class Outage {
   /**
    * An attempt failed: a warning when it is the first one, debug otherwise.
    *
+   * @param started when the attempt started, from {@link System#nanoTime()}: the first failed
+   *     attempt's start is when the outage started
    * @param during what the outbox was doing: {@code cleaning up}
    * @param error why; its root cause is the reason the warning gives
    */
-  void failed(String during, Throwable error) {
-    failed(during, reason(error), error);
+  void failed(long started, String during, Throwable error) {
+    failed(started, during, reason(error), error);
   }
 
   /**
    * An attempt failed: a warning when it is the first one, debug otherwise.
    *
+   * @param started when the attempt started, from {@link System#nanoTime()}
    * @param during what the outbox was doing: {@code publishing a batch of 20}
    * @param reason why, in one line
    * @param error the failure whose stack trace goes to debug; {@code null} when there is none
    */
-  synchronized void failed(String during, String reason, Throwable error) {
+  synchronized void failed(long started, String during, String reason, Throwable error) {
     failures++;
     if (failures == 1) {
-      downSince = System.nanoTime();
+      downSince = started;
       log.warn(
           "Outbox {}: {} unreachable while {}: {}; {} (stack traces at DEBUG)",
           instanceId,
@@ -81,7 +84,10 @@ final class Outage {
     }
   }
 
-  /** An attempt succeeded: after failures, one info line with how long they lasted. */
+  /**
+   * An attempt succeeded: after failures, one info line with how long the outage lasted, from the
+   * start of the first failed attempt until now.
+   */
   synchronized void succeeded() {
     if (failures == 0) {
       return;

@@ -296,6 +296,7 @@ public final class OutboxEngine implements Outbox {
     try (Pipeline pipeline = new Pipeline(options, cycle, store, leased, clock, storeOutage)) {
       while (state.get() == State.RUNNING) {
         int work = 0;
+        long started = System.nanoTime();
         try {
           wake.clear();
           boolean wanted = claimWanted.getAndSet(false);
@@ -310,7 +311,7 @@ public final class OutboxEngine implements Outbox {
         } catch (Pipeline.StoreFailure e) {
           lastError.set(e.getCause());
           claimDue = true;
-          storeOutage.failed("recording and claiming", e.getCause());
+          storeOutage.failed(started, "recording and claiming", e.getCause());
         } catch (RuntimeException | Error e) {
           lastError.set(e);
           claimDue = true;
@@ -382,12 +383,13 @@ public final class OutboxEngine implements Outbox {
 
   /** Runs cleanup on its schedule; a failure is the store's, and is logged as its outage. */
   private void cleanUpQuietly() {
+    long started = System.nanoTime();
     try {
       cleanUpOnce();
       storeOutage.succeeded();
     } catch (RuntimeException e) {
       lastError.set(e);
-      storeOutage.failed("cleaning up", e);
+      storeOutage.failed(started, "cleaning up", e);
     }
   }
 

@@ -17,6 +17,7 @@ class OutageTest {
   @Test
   void firstFailureIsOneWarningWithTheRootCauseAndWhatTheOutboxDoes() {
     outage.failed(
+        System.nanoTime(),
         "recording and claiming",
         new IllegalStateException(
             "Unable to acquire JDBC Connection",
@@ -42,7 +43,8 @@ class OutageTest {
   @Test
   void laterFailuresGoToDebugWithTheirStackTraces() {
     for (int i = 0; i < 48; i++) {
-      outage.failed("recording and claiming", new IllegalStateException("down " + i));
+      outage.failed(
+          System.nanoTime(), "recording and claiming", new IllegalStateException("down " + i));
     }
 
     assertThat(log.at(Level.WARN)).hasSize(1);
@@ -56,9 +58,9 @@ class OutageTest {
 
   @Test
   void firstSuccessAfterFailuresIsOneInfoLineWithTheDurationAndTheFailedAttempts() {
-    outage.failed("cleaning up", new IllegalStateException("down"));
-    outage.failed("recording and claiming", new IllegalStateException("down"));
-    outage.failed("recording and claiming", new IllegalStateException("down"));
+    outage.failed(System.nanoTime(), "cleaning up", new IllegalStateException("down"));
+    outage.failed(System.nanoTime(), "recording and claiming", new IllegalStateException("down"));
+    outage.failed(System.nanoTime(), "recording and claiming", new IllegalStateException("down"));
 
     outage.succeeded();
     outage.succeeded();
@@ -75,10 +77,21 @@ class OutageTest {
   }
 
   @Test
-  void aSecondOutageIsReportedAgain() {
-    outage.failed("cleaning up", new IllegalStateException("first"));
+  void outageLastsFromTheStartOfTheFirstFailedAttempt() {
+    long startedLongAgo = System.nanoTime() - Duration.ofSeconds(90).toNanos();
+    outage.failed(startedLongAgo, "recording and claiming", new IllegalStateException("hung"));
+    outage.failed(System.nanoTime(), "recording and claiming", new IllegalStateException("down"));
+
     outage.succeeded();
-    outage.failed("cleaning up", new IllegalStateException("second"));
+
+    assertThat(log.at(Level.INFO).get(0).message()).contains("reachable again after 1 min ");
+  }
+
+  @Test
+  void aSecondOutageIsReportedAgain() {
+    outage.failed(System.nanoTime(), "cleaning up", new IllegalStateException("first"));
+    outage.succeeded();
+    outage.failed(System.nanoTime(), "cleaning up", new IllegalStateException("second"));
     outage.succeeded();
 
     assertThat(log.at(Level.WARN)).hasSize(2);
@@ -97,7 +110,11 @@ class OutageTest {
 
   @Test
   void failureWithoutExceptionGivesItsReason() {
-    outage.failed("publishing a batch of 3", "no answer within the publish timeout of 2.0 s", null);
+    outage.failed(
+        System.nanoTime(),
+        "publishing a batch of 3",
+        "no answer within the publish timeout of 2.0 s",
+        null);
 
     assertThat(log.at(Level.WARN).get(0).message())
         .contains("unreachable while publishing a batch of 3: no answer within");
