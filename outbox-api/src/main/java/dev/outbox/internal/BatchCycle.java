@@ -187,7 +187,7 @@ final class BatchCycle {
     Sent sent = publishInRounds(batch, claimed.leaseUntil());
     Duration publishTook = Duration.ofNanos(System.nanoTime() - sending);
     if (!sent.abandoned()) {
-      tellBroker(sent.results().values(), batch.size(), sending);
+      tellBroker(sent.results().values(), sending);
     }
     Instant now = clock.instant();
     // A publisher interrupted by close() may still be sending: its messages wait at least until
@@ -240,7 +240,7 @@ final class BatchCycle {
    * answer in time (a publisher that threw or hung fails them all so). A message the broker refuses
    * keeps its own failure lines; an unreachable broker is one line for the whole outage.
    */
-  private void tellBroker(Collection<PublishResult> results, int batchSize, long started) {
+  private void tellBroker(Collection<PublishResult> results, long started) {
     if (results.isEmpty()) {
       return; // nothing was sent
     }
@@ -254,7 +254,8 @@ final class BatchCycle {
         retryable = result;
       }
     }
-    String during = "publishing a batch of " + batchSize;
+    String during =
+        "publishing " + results.size() + (results.size() == 1 ? " message" : " messages");
     if (retryable == null) {
       brokerOutage.failed(
           started,

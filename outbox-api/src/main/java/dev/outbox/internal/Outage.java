@@ -18,7 +18,8 @@ final class Outage {
   private static final int MAX_REASON_LENGTH = 300;
 
   private final String instanceId;
-  private final String dependency;
+  private final String down;
+  private final String up;
   private final String meanwhile;
   private final Logger log;
   private long downSince;
@@ -28,14 +29,16 @@ final class Outage {
    * A dependency that answers, until told otherwise.
    *
    * @param instanceId the outbox instance, first on each line
-   * @param dependency what does not answer, as the lines name it: {@code store (database)}
+   * @param down what the lines say when it does not answer: {@code store (database) unreachable}
+   * @param up what the line says when it answers again: {@code store (database) reachable again}
    * @param meanwhile what the outbox does while it does not answer: {@code the processor retries
    *     every 500 ms}
    * @param log where the lines go
    */
-  Outage(String instanceId, String dependency, String meanwhile, Logger log) {
+  Outage(String instanceId, String down, String up, String meanwhile, Logger log) {
     this.instanceId = instanceId;
-    this.dependency = dependency;
+    this.down = down;
+    this.up = up;
     this.meanwhile = meanwhile;
     this.log = log;
   }
@@ -56,7 +59,7 @@ final class Outage {
    * An attempt failed: a warning when it is the first one, debug otherwise.
    *
    * @param started when the attempt started, from {@link System#nanoTime()}
-   * @param during what the outbox was doing: {@code publishing a batch of 20}
+   * @param during what the outbox was doing: {@code publishing 20 messages}
    * @param reason why, in one line
    * @param error the failure whose stack trace goes to debug; {@code null} when there is none
    */
@@ -65,18 +68,18 @@ final class Outage {
     if (failures == 1) {
       downSince = started;
       log.warn(
-          "Outbox {}: {} unreachable while {}: {}; {} (stack traces at DEBUG)",
+          "Outbox {}: {} while {}: {}; {} (stack traces at DEBUG)",
           instanceId,
-          dependency,
+          down,
           during,
           reason,
           meanwhile);
-      log.debug("Outbox {}: {} unreachable while {}", instanceId, dependency, during, error);
+      log.debug("Outbox {}: {} while {}", instanceId, down, during, error);
     } else {
       log.debug(
-          "Outbox {}: {} still unreachable, attempt {} failed while {}: {}",
+          "Outbox {}: {}, attempt {} failed while {}: {}",
           instanceId,
-          dependency,
+          down,
           failures,
           during,
           reason,
@@ -94,9 +97,9 @@ final class Outage {
     }
     Duration down = Duration.ofNanos(System.nanoTime() - downSince);
     log.info(
-        "Outbox {}: {} reachable again after {}; {} {} failed",
+        "Outbox {}: {} after {}; {} {} failed",
         instanceId,
-        dependency,
+        up,
         format(down),
         failures,
         failures == 1 ? "attempt" : "attempts");

@@ -116,10 +116,19 @@ public final class OutboxEngine implements Outbox {
         options.deliveryMode() == DeliveryMode.CDC
             ? "cleanup retries every " + Outage.format(options.cleanupInterval())
             : "the processor retries every " + Outage.format(options.pollInterval());
-    return new Outage(options.instanceId(), "store (database)", meanwhile, log);
+    return new Outage(
+        options.instanceId(),
+        "store (database) unreachable",
+        "store (database) reachable again",
+        meanwhile,
+        log);
   }
 
-  /** The broker's outage lines, naming the broker when its adapter does. */
+  /**
+   * The broker's outage lines, naming the broker when its adapter does. They say "not accepting
+   * messages": the engine sees per-message failures, and a broker that refuses every message of a
+   * batch retryably looks the same as one that cannot be reached.
+   */
   private static Outage brokerOutage(OutboxOptions options, EventPublisher publisher, Logger log) {
     String system;
     try {
@@ -133,7 +142,8 @@ public final class OutboxEngine implements Outbox {
             : "broker (" + system + ")";
     return new Outage(
         options.instanceId(),
-        broker,
+        broker + " not accepting messages",
+        broker + " accepting messages again",
         "its messages stay in the outbox and are retried as the retry policy says",
         log);
   }

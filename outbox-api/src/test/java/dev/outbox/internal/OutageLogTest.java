@@ -10,6 +10,8 @@ import static org.awaitility.Awaitility.await;
 import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.RetryPolicy;
+import dev.outbox.spi.EventPublisher;
+import dev.outbox.spi.PublishResult;
 import dev.outbox.testing.FlakyStore;
 import dev.outbox.testing.InMemoryOutboxStore;
 import dev.outbox.testing.InMemoryOutboxStore.Status;
@@ -52,6 +54,10 @@ class OutageLogTest {
   }
 
   private void start(OutboxOptions.Builder options) {
+    start(options, publisher);
+  }
+
+  private void start(OutboxOptions.Builder options, EventPublisher publisher) {
     engine =
         new OutboxEngine(
             options
@@ -131,7 +137,7 @@ class OutageLogTest {
             line ->
                 assertThat(line.message())
                     .startsWith(
-                        "Outbox outage-log-test: broker unreachable while publishing a batch")
+                        "Outbox outage-log-test: broker not accepting messages while publishing 2 messages")
                     .contains(": java.lang.IllegalStateException: scripted publisher blew up;")
                     .endsWith(
                         "its messages stay in the outbox and are retried as the retry policy says"
@@ -142,10 +148,37 @@ class OutageLogTest {
             line ->
                 assertThat(line.message())
                     .matches(
-                        "Outbox outage-log-test: broker reachable again after [0-9.]+ (ms|s); 4"
+                        "Outbox outage-log-test: broker accepting messages again after [0-9.]+ (ms|s); 4"
                             + " attempts failed"));
     assertThat(otherWarnings()).isEmpty();
     assertThat(publisher.calls()).hasSizeGreaterThanOrEqualTo(5);
+  }
+
+  @Test
+  void brokerIsNamedAsItsAdapterNamesIt() {
+    store.add("Order", "o-1", "order.placed");
+    publisher.forNextCalls(THROW);
+    EventPublisher kafka =
+        new EventPublisher() {
+          @Override
+          public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
+            return publisher.publish(messages, timeout);
+          }
+
+          @Override
+          public String messagingSystem() {
+            return "kafka";
+          }
+        };
+
+    start(OutboxOptions.builder(), kafka);
+    awaitPublished(1);
+    await().atMost(WAIT).until(() -> !outageLog.at(Level.INFO).isEmpty());
+
+    assertThat(outageLog.at(Level.WARN).get(0).message())
+        .startsWith("Outbox outage-log-test: broker (kafka) not accepting messages while");
+    assertThat(outageLog.at(Level.INFO).get(0).message())
+        .startsWith("Outbox outage-log-test: broker (kafka) accepting messages again after");
   }
 
   @Test
@@ -162,10 +195,13 @@ class OutageLogTest {
     assertThat(outageLog.at(Level.WARN))
         .singleElement()
         .satisfies(
-            line -> assertThat(line.message()).contains("broker unreachable while publishing"));
+            line ->
+                assertThat(line.message())
+                    .contains("broker not accepting messages while publishing"));
     assertThat(outageLog.at(Level.INFO))
         .singleElement()
-        .satisfies(line -> assertThat(line.message()).contains("broker reachable again after"));
+        .satisfies(
+            line -> assertThat(line.message()).contains("broker accepting messages again after"));
     assertThat(otherWarnings()).isEmpty();
   }
 
@@ -187,8 +223,8 @@ class OutageLogTest {
             line ->
                 assertThat(line.message())
                     .contains(
-                        "broker unreachable while publishing a batch of 1: no answer within the"
-                            + " publish timeout of 300 ms;"));
+                        "broker not accepting messages while publishing 1 message: no answer within"
+                            + " the publish timeout of 300 ms;"));
     assertThat(outageLog.at(Level.INFO))
         .singleElement()
         .satisfies(line -> assertThat(line.message()).endsWith("; 1 attempt failed"));

@@ -12,7 +12,12 @@ class OutageTest {
 
   private final RecordingLogger log = new RecordingLogger();
   private final Outage outage =
-      new Outage("test-1", "store (database)", "the processor retries every 500 ms", log);
+      new Outage(
+          "test-1",
+          "store (database) unreachable",
+          "store (database) reachable again",
+          "the processor retries every 500 ms",
+          log);
 
   @Test
   void firstFailureIsOneWarningWithTheRootCauseAndWhatTheOutboxDoes() {
@@ -52,7 +57,7 @@ class OutageTest {
         .hasSize(48)
         .allSatisfy(line -> assertThat(line.error()).isNotNull());
     assertThat(log.at(Level.DEBUG).get(47).message())
-        .contains("still unreachable, attempt 48 failed while recording and claiming")
+        .contains("store (database) unreachable, attempt 48 failed while recording and claiming")
         .contains("down 47");
   }
 
@@ -112,12 +117,12 @@ class OutageTest {
   void failureWithoutExceptionGivesItsReason() {
     outage.failed(
         System.nanoTime(),
-        "publishing a batch of 3",
+        "publishing 3 messages",
         "no answer within the publish timeout of 2.0 s",
         null);
 
     assertThat(log.at(Level.WARN).get(0).message())
-        .contains("unreachable while publishing a batch of 3: no answer within");
+        .contains("unreachable while publishing 3 messages: no answer within");
   }
 
   @Test
