@@ -212,6 +212,9 @@ public abstract class EventPublisherContract {
     assertThat(results).extracting(PublishResult::messageId).containsExactlyElementsOf(ids(batch));
     assertThat(results)
         .allSatisfy(r -> assertThat(r.isPublished()).as("published: %s", r.failure()).isTrue());
+    assertThat(results)
+        .as("each names where it went (metrics' destination tag, the publish span's name)")
+        .allSatisfy(r -> assertThat(r.destination()).isNotBlank());
   }
 
   @Test

@@ -167,7 +167,7 @@ public final class EntitySend implements Runnable {
       outcomes.complete(
           index,
           cause == null
-              ? PublishResult.published(id)
+              ? PublishResult.published(id, entity)
               : PublishResult.failed(id, Failures.sendFailed(id, entity, cause)));
     }
   }

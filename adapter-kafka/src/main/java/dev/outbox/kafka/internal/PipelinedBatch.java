@@ -196,7 +196,7 @@ public final class PipelinedBatch {
     try {
       long remaining = Math.max(0, deadlineNanos - System.nanoTime());
       acks.get(index).get(remaining, TimeUnit.NANOSECONDS);
-      return PublishResult.published(message.id());
+      return PublishResult.published(message.id(), topics[index]);
     } catch (ExecutionException e) {
       return PublishResult.failed(
           message.id(), KafkaFailures.classify(message.id(), topics[index], e.getCause()));

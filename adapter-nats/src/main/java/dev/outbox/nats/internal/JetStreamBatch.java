@@ -104,7 +104,7 @@ public final class JetStreamBatch {
               "JetStream answered without a stream acknowledgement",
               null));
     }
-    return PublishResult.published(p.message.id());
+    return PublishResult.published(p.message.id(), p.subject);
   }
 
   private Pending send(JetStream jetStream, OutboxMessage message) {

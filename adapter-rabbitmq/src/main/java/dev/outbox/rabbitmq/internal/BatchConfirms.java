@@ -202,7 +202,7 @@ final class BatchConfirms {
   private void settle(int index, PublishException failure) {
     UUID id = batch.get(index).id();
     PublishResult result =
-        failure == null ? PublishResult.published(id) : PublishResult.failed(id, failure);
+        failure == null ? PublishResult.published(id, exchange) : PublishResult.failed(id, failure);
     CompletableFuture<PublishResult> outcome = finals.get(index);
     if (outcome != null) {
       finals.set(index, null);
