@@ -82,6 +82,27 @@ public record OutboxMessage(
         attempts);
   }
 
+  /**
+   * A copy with other headers, e.g. the trace context of the span that publishes it.
+   *
+   * @param replaced the headers the copy carries
+   * @return a new message
+   */
+  public OutboxMessage withHeaders(Map<String, String> replaced) {
+    return new OutboxMessage(
+        id,
+        seq,
+        aggregateType,
+        aggregateId,
+        eventType,
+        contentType,
+        payload,
+        replaced,
+        occurredAt,
+        createdAt,
+        attempts);
+  }
+
   @Override
   public String toString() {
     return "OutboxMessage[id="

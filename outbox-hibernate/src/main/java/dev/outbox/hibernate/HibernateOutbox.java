@@ -6,6 +6,7 @@ import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.internal.JdbcOutboxStore;
 import dev.outbox.hibernate.internal.OutboxContext;
+import dev.outbox.hibernate.internal.TraceContext;
 import dev.outbox.internal.OutboxEngine;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.OutboxStore;
@@ -147,7 +148,11 @@ public final class HibernateOutbox {
               + OutboxSettings.OPTIONS);
     }
     context.database().checkSupports(options.deliveryMode());
-    OutboxEngine engine = new OutboxEngine(options, store(emf), publisher, clock);
+    EventPublisher traced =
+        options.deliveryMode() == DeliveryMode.CDC
+            ? publisher
+            : TraceContext.publisher(publisher, emf.getProperties());
+    OutboxEngine engine = new OutboxEngine(options, store(emf), traced, clock);
     return new CommitWokenOutbox(engine, context, options);
   }
 

@@ -33,10 +33,18 @@ public final class OutboxSettings {
 
   /**
    * {@code false} stops the outbox from storing the W3C trace context ({@code traceparent}, {@code
-   * tracestate}) of the active OpenTelemetry span in each row's headers. Default {@code true}; has
-   * no effect without the OpenTelemetry API on the classpath.
+   * tracestate}) of the active OpenTelemetry span in each row's headers, and from opening a publish
+   * span per message. Default {@code true}; has no effect without the OpenTelemetry API on the
+   * classpath.
    */
   public static final String TRACE_CONTEXT = "dev.outbox.trace_context";
+
+  /**
+   * The {@code io.opentelemetry.api.OpenTelemetry} whose tracer opens the publish spans (an object,
+   * not a text). Default: {@code GlobalOpenTelemetry}, read when the first batch is published, so
+   * that an SDK registered at start-up (or the Java agent's) is the one used.
+   */
+  public static final String OPEN_TELEMETRY = "dev.outbox.open_telemetry";
 
   /** A table name: overrides {@link dev.outbox.OutboxOptions#outboxTable()}. */
   public static final String OUTBOX_TABLE = "dev.outbox.outbox_table";
