@@ -12,6 +12,11 @@ import org.slf4j.Logger;
  * trace goes to debug. The first success after failures is an info line with how long the outage
  * lasted and how many attempts failed. Thread-safe: the processor, cleanup and lease renewal report
  * to the same one.
+ *
+ * <p>A dependency may have a quiet time: failures that end, by a success, within it from the first
+ * one are only debug lines. The broker has one, because the engine tells a broker that cannot be
+ * reached from one that refuses a few messages retryably only by how long no message gets through:
+ * a batch of two messages that both fail now and then is no outage worth a warning.
  */
 final class Outage {
 
@@ -22,8 +27,10 @@ final class Outage {
   private final String up;
   private final String meanwhile;
   private final Logger log;
+  private final long quietNanos;
   private long downSince;
   private int failures;
+  private boolean announced;
 
   /**
    * A dependency that answers, until told otherwise.
@@ -36,11 +43,20 @@ final class Outage {
    * @param log where the lines go
    */
   Outage(String instanceId, String down, String up, String meanwhile, Logger log) {
+    this(instanceId, down, up, meanwhile, log, Duration.ZERO);
+  }
+
+  /**
+   * The same with a quiet time: the warning comes with the first failed attempt that starts at
+   * least {@code quiet} after the first one, with no success in between.
+   */
+  Outage(String instanceId, String down, String up, String meanwhile, Logger log, Duration quiet) {
     this.instanceId = instanceId;
     this.down = down;
     this.up = up;
     this.meanwhile = meanwhile;
     this.log = log;
+    this.quietNanos = quiet.toNanos();
   }
 
   /**
@@ -67,6 +83,9 @@ final class Outage {
     failures++;
     if (failures == 1) {
       downSince = started;
+    }
+    if (!announced && started - downSince >= quietNanos) {
+      announced = true;
       log.warn(
           "Outbox {}: {} while {}: {}; {} (stack traces at DEBUG)",
           instanceId,
@@ -96,14 +115,19 @@ final class Outage {
       return;
     }
     Duration down = Duration.ofNanos(System.nanoTime() - downSince);
-    log.info(
-        "Outbox {}: {} after {}; {} {} failed",
-        instanceId,
-        up,
-        format(down),
-        failures,
-        failures == 1 ? "attempt" : "attempts");
+    String line = "Outbox {}: {} after {}; {} {} failed";
+    Object[] values = {instanceId, up, format(down), failures, attempts(failures)};
+    if (announced) {
+      log.info(line, values);
+    } else {
+      log.debug(line, values);
+    }
     failures = 0;
+    announced = false;
+  }
+
+  private static String attempts(int count) {
+    return count == 1 ? "attempt" : "attempts";
   }
 
   /**

@@ -57,6 +57,13 @@ public final class OutboxEngine implements Outbox {
   private final WakeSignal wake = new WakeSignal();
   private final AtomicBoolean claimWanted = new AtomicBoolean();
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+
+  /**
+   * How long no message may get through before the broker's outage is a warning: shorter failures
+   * are messages refused now and then, logged as such.
+   */
+  static final Duration BROKER_QUIET = Duration.ofSeconds(2);
+
   private final Object cycleLock = new Object();
   private Thread processor;
   private ScheduledExecutorService cleanupSchedule;
@@ -71,19 +78,20 @@ public final class OutboxEngine implements Outbox {
    */
   public OutboxEngine(
       OutboxOptions options, OutboxStore store, EventPublisher publisher, Clock clock) {
-    this(options, store, publisher, clock, LoggerFactory.getLogger(Outage.class));
+    this(options, store, publisher, clock, LoggerFactory.getLogger(Outage.class), BROKER_QUIET);
   }
 
   /**
    * Creates the engine with the logger of its outage lines (the store or the broker unreachable,
-   * and reachable again).
+   * and reachable again) and the broker's quiet time.
    */
   OutboxEngine(
       OutboxOptions options,
       OutboxStore store,
       EventPublisher publisher,
       Clock clock,
-      Logger outageLog) {
+      Logger outageLog,
+      Duration brokerQuiet) {
     this.options = Objects.requireNonNull(options, "options");
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.store = Objects.requireNonNull(store, "store");
@@ -95,7 +103,7 @@ public final class OutboxEngine implements Outbox {
         new PublishCall(
             publisher, options.publishTimeout(), "outbox-publish-" + options.instanceId());
     this.storeOutage = storeOutage(options, outageLog);
-    Outage brokerOutage = brokerOutage(options, publisher, outageLog);
+    Outage brokerOutage = brokerOutage(options, publisher, outageLog, brokerQuiet);
     this.inDoubt = new InDoubtHeads(options, store, wake::signal, storeOutage, brokerOutage);
     this.cycle =
         new BatchCycle(
@@ -129,7 +137,8 @@ public final class OutboxEngine implements Outbox {
    * messages": the engine sees per-message failures, and a broker that refuses every message of a
    * batch retryably looks the same as one that cannot be reached.
    */
-  private static Outage brokerOutage(OutboxOptions options, EventPublisher publisher, Logger log) {
+  private static Outage brokerOutage(
+      OutboxOptions options, EventPublisher publisher, Logger log, Duration quiet) {
     String system;
     try {
       system = publisher.messagingSystem();
@@ -145,7 +154,8 @@ public final class OutboxEngine implements Outbox {
         broker + " not accepting messages",
         broker + " accepting messages again",
         "its messages stay in the outbox and are retried as the retry policy says",
-        log);
+        log,
+        quiet);
   }
 
   @Override

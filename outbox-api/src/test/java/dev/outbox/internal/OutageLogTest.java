@@ -69,7 +69,8 @@ class OutageLogTest {
             flaky,
             publisher,
             Clock.systemUTC(),
-            outageLog);
+            outageLog,
+            Duration.ZERO);
     engine.start();
   }
 

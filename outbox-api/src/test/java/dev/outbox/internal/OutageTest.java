@@ -106,6 +106,57 @@ class OutageTest {
   }
 
   @Test
+  void failuresThatEndWithinTheQuietTimeAreOnlyDebugLines() {
+    Outage broker =
+        new Outage(
+            "test-1",
+            "broker not accepting messages",
+            "broker accepting messages again",
+            "retried",
+            log,
+            Duration.ofSeconds(2));
+    long start = System.nanoTime();
+    broker.failed(start, "publishing 2 messages", new IllegalStateException("refused"));
+    broker.failed(
+        start + Duration.ofMillis(1_500).toNanos(), "publishing 1 message", new IOException("no"));
+    broker.succeeded();
+
+    assertThat(log.at(Level.WARN)).isEmpty();
+    assertThat(log.at(Level.INFO)).isEmpty();
+    assertThat(log.at(Level.DEBUG)).isNotEmpty();
+  }
+
+  @Test
+  void failuresThatOutlastTheQuietTimeAreOneWarningThenOneInfoLine() {
+    Outage broker =
+        new Outage(
+            "test-1",
+            "broker not accepting messages",
+            "broker accepting messages again",
+            "retried",
+            log,
+            Duration.ofSeconds(2));
+    long start = System.nanoTime() - Duration.ofSeconds(5).toNanos();
+    broker.failed(start, "publishing 2 messages", new IllegalStateException("refused"));
+    broker.failed(start + Duration.ofSeconds(1).toNanos(), "publishing", new IOException("no"));
+    assertThat(log.at(Level.WARN)).isEmpty();
+    broker.failed(start + Duration.ofSeconds(3).toNanos(), "publishing", new IOException("no"));
+    broker.failed(start + Duration.ofSeconds(4).toNanos(), "publishing", new IOException("no"));
+    broker.succeeded();
+
+    assertThat(log.at(Level.WARN))
+        .singleElement()
+        .satisfies(line -> assertThat(line.message()).contains("broker not accepting messages"));
+    assertThat(log.at(Level.INFO))
+        .singleElement()
+        .satisfies(
+            line ->
+                assertThat(line.message())
+                    .contains("accepting messages again after 5.")
+                    .endsWith("; 4 attempts failed"));
+  }
+
+  @Test
   void successWithoutFailureLogsNothing() {
     outage.succeeded();
 
