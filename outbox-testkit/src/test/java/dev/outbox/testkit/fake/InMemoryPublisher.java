@@ -32,6 +32,11 @@ public final class InMemoryPublisher implements EventPublisher {
   }
 
   @Override
+  public String messagingSystem() {
+    return "in_memory";
+  }
+
+  @Override
   public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
     if (closed) {
       throw new IllegalStateException("closed");
@@ -60,7 +65,7 @@ public final class InMemoryPublisher implements EventPublisher {
             message.payloadBytes(),
             message.contentType());
     if (broker.deliver(destination, wire) || flaw == Flaw.REPORTS_UNROUTABLE_AS_PUBLISHED) {
-      return PublishResult.published(message.id());
+      return PublishResult.published(message.id(), destination);
     }
     return PublishResult.failed(
         message.id(),
