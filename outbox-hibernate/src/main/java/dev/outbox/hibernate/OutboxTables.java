@@ -37,14 +37,30 @@ public final class OutboxTables {
    * @throws OutboxException when the database cannot be reached or is not one the outbox supports
    */
   public static OutboxStore store(DataSource dataSource, OutboxOptions options) {
-    Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(options, "options");
-    Database database;
+    return new JdbcOutboxStore(
+        new DataSourceConnections(dataSource), database(dataSource), options);
+  }
+
+  /**
+   * The Flyway location of the migration shipped for the database, for example {@code
+   * classpath:db/outbox/postgresql}. Connects once to learn which database it is.
+   *
+   * @param dataSource the database
+   * @return the location
+   * @throws OutboxException when the database cannot be reached or is not one the outbox supports
+   */
+  public static String migrationLocation(DataSource dataSource) {
+    String resource = database(dataSource).migrationResource();
+    return "classpath:" + resource.substring(0, resource.lastIndexOf('/'));
+  }
+
+  private static Database database(DataSource dataSource) {
+    Objects.requireNonNull(dataSource, "dataSource");
     try (Connection connection = dataSource.getConnection()) {
-      database = Database.ofProductName(connection.getMetaData().getDatabaseProductName());
+      return Database.ofProductName(connection.getMetaData().getDatabaseProductName());
     } catch (SQLException e) {
       throw new OutboxException("Cannot connect to the outbox database: " + e.getMessage(), e);
     }
-    return new JdbcOutboxStore(new DataSourceConnections(dataSource), database, options);
   }
 }

@@ -1,0 +1,78 @@
+package dev.outbox.spring.boot;
+
+import dev.outbox.OutboxOptions;
+import dev.outbox.hibernate.OutboxTables;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jpa.autoconfigure.EntityManagerFactoryDependsOnPostProcessor;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * With Flyway on the classpath, runs the outbox's shipped migration ({@code
+ * classpath:db/outbox/<database>}) before the entity manager factory is built, with a history table
+ * of its own ({@code outbox_schema_history}) so that its versions never collide with the
+ * application's; an existing schema is baselined at version 0. Only for the default table names,
+ * which the shipped file creates; with other names, copy the file into your migrations (or use
+ * {@code outbox.create-schema=true} in development). {@code outbox.flyway.enabled=false} skips it.
+ */
+@AutoConfiguration(
+    after = DataSourceAutoConfiguration.class,
+    before = OutboxAutoConfiguration.class)
+@ConditionalOnClass({Flyway.class, EntityManagerFactoryDependsOnPostProcessor.class})
+@ConditionalOnBean(DataSource.class)
+@ConditionalOnBooleanProperty(name = "outbox.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "outbox.flyway.enabled", matchIfMissing = true)
+@Import(OutboxFlywayAutoConfiguration.EntityManagerFactoryAfterMigration.class)
+public class OutboxFlywayAutoConfiguration {
+
+  /** The history table of the outbox's own migrations. */
+  public static final String HISTORY_TABLE = "outbox_schema_history";
+
+  private static final Logger LOG = LoggerFactory.getLogger(OutboxFlywayAutoConfiguration.class);
+
+  @Bean
+  OutboxMigration outboxMigration(DataSource dataSource, OutboxOptions options) {
+    return new OutboxMigration(dataSource, options);
+  }
+
+  /** Builds the entity manager factory only after the migration ran. */
+  static class EntityManagerFactoryAfterMigration
+      extends EntityManagerFactoryDependsOnPostProcessor {
+    EntityManagerFactoryAfterMigration() {
+      super("outboxMigration");
+    }
+  }
+
+  /** The migration, run when the bean is created. */
+  public static final class OutboxMigration {
+
+    OutboxMigration(DataSource dataSource, OutboxOptions options) {
+      OutboxOptions defaults = OutboxOptions.builder().build();
+      if (!options.outboxTable().equals(defaults.outboxTable())
+          || !options.deadLetterTable().equals(defaults.deadLetterTable())) {
+        LOG.info(
+            "Outbox tables {}/{} are not the shipped migration's: not running it (copy the migration"
+                + " with your names into your own, or set outbox.create-schema=true)",
+            options.outboxTable(),
+            options.deadLetterTable());
+        return;
+      }
+      Flyway.configure(OutboxFlywayAutoConfiguration.class.getClassLoader())
+          .dataSource(dataSource)
+          .locations(OutboxTables.migrationLocation(dataSource))
+          .table(HISTORY_TABLE)
+          .baselineOnMigrate(true)
+          .baselineVersion("0")
+          .load()
+          .migrate();
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package dev.outbox.spring.boot;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.PropertySource;
+
+/**
+ * The {@code outbox.*} properties of the environment, as text, for the outbox's own binder (the one
+ * {@code OutboxOptions.fromMap} and every adapter's {@code fromMap} use): the same keys, values and
+ * error messages as outside Spring. Keys come in kebab-case ({@code outbox.poll-interval}) from any
+ * property source, or in environment form ({@code OUTBOX_POLL_INTERVAL}).
+ */
+final class OutboxProperties {
+
+  /** Keys of the Spring Boot integration itself, not of {@code OutboxOptions}. */
+  static final Set<String> SPRING_ONLY = Set.of("enabled", "broker", "health", "metrics", "flyway");
+
+  private final Map<String, String> values;
+
+  private OutboxProperties(Map<String, String> values) {
+    this.values = values;
+  }
+
+  /** Reads every {@code outbox.*} and {@code OUTBOX_*} property, resolving placeholders. */
+  static OutboxProperties of(ConfigurableEnvironment environment) {
+    Map<String, String> values = new TreeMap<>();
+    for (PropertySource<?> source : environment.getPropertySources()) {
+      if (!(source instanceof EnumerablePropertySource<?> enumerable)) {
+        continue;
+      }
+      for (String name : enumerable.getPropertyNames()) {
+        boolean dotted = name.startsWith("outbox.");
+        boolean environmentForm = name.startsWith("OUTBOX_");
+        if ((dotted || environmentForm) && !values.containsKey(name)) {
+          String value = environment.getProperty(name);
+          if (value != null) {
+            values.put(name, value);
+          }
+        }
+      }
+    }
+    return new OutboxProperties(values);
+  }
+
+  /**
+   * The properties the outbox's binders read: every one but the integration's own.
+   *
+   * @return key to value
+   */
+  Map<String, String> forBinders() {
+    Map<String, String> bound = new TreeMap<>();
+    values.forEach(
+        (key, value) -> {
+          if (!SPRING_ONLY.contains(firstSegment(key))) {
+            bound.put(key, value);
+          }
+        });
+    return bound;
+  }
+
+  /** The value of {@code outbox.<name>} (or its environment form), or {@code null}. */
+  String get(String name) {
+    String dotted = values.get("outbox." + name);
+    return dotted != null ? dotted : values.get(environmentForm(name));
+  }
+
+  private static String environmentForm(String name) {
+    return "OUTBOX_" + name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+  }
+
+  private static String firstSegment(String key) {
+    String rest =
+        key.startsWith("outbox.") ? key.substring(7) : key.substring(7).toLowerCase(Locale.ROOT);
+    for (String own : SPRING_ONLY) {
+      String normal = rest.replace('_', '-');
+      if (normal.equals(own) || normal.startsWith(own + ".") || normal.startsWith(own + "-")) {
+        return own;
+      }
+    }
+    int dot = rest.indexOf('.');
+    return dot < 0 ? rest : rest.substring(0, dot);
+  }
+}
