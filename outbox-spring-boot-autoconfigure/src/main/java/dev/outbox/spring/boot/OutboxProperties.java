@@ -1,5 +1,6 @@
 package dev.outbox.spring.boot;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -16,7 +17,14 @@ import org.springframework.core.env.PropertySource;
  */
 final class OutboxProperties {
 
-  /** Keys of the Spring Boot integration itself, not of {@code OutboxOptions}. */
+  /**
+   * Keys of the Spring Boot integration itself, not of {@code OutboxOptions}, below {@code
+   * outbox.}.
+   */
+  static final List<String> OWN_KEYS =
+      List.of("enabled", "broker", "health.max-lag", "metrics.latency-histogram", "flyway.enabled");
+
+  /** The first segments of {@link #OWN_KEYS}: what the outbox's binders never see. */
   static final Set<String> SPRING_ONLY = Set.of("enabled", "broker", "health", "metrics", "flyway");
 
   private final Map<String, String> values;
@@ -60,6 +68,42 @@ final class OutboxProperties {
           }
         });
     return bound;
+  }
+
+  /**
+   * Checks the integration's own keys, which the outbox's binders do not see.
+   *
+   * @throws OutboxConfigurationException naming an unknown one and the known ones
+   */
+  void checkOwnKeys() {
+    for (String key : values.keySet()) {
+      String own = firstSegment(key);
+      if (SPRING_ONLY.contains(own) && !OWN_KEYS.contains(dotted(key))) {
+        throw new OutboxConfigurationException(
+            "Unknown outbox property " + key + ".",
+            "The Spring Boot integration's own keys are outbox."
+                + String.join(", outbox.", OWN_KEYS)
+                + "; the outbox's options are listed in the README's configuration reference.",
+            null);
+      }
+    }
+  }
+
+  /**
+   * A key below {@code outbox.} in dotted kebab-case: {@code OUTBOX_HEALTH_MAX_LAG} is ambiguous,
+   * read as {@code health.max-lag}.
+   */
+  private static String dotted(String key) {
+    if (key.startsWith("outbox.")) {
+      return key.substring(7);
+    }
+    String rest = key.substring(7).toLowerCase(Locale.ROOT).replace('_', '-');
+    for (String own : OWN_KEYS) {
+      if (own.replace('.', '-').equals(rest)) {
+        return own;
+      }
+    }
+    return rest;
   }
 
   /** The value of {@code outbox.<name>} (or its environment form), or {@code null}. */
