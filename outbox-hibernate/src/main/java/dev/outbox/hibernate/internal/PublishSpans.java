@@ -16,8 +16,10 @@ import io.opentelemetry.context.propagation.TextMapGetter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
@@ -73,29 +75,44 @@ final class PublishSpans implements EventPublisher {
 
   @Override
   public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
-    List<Span> spans = new ArrayList<>(messages.size());
+    Map<UUID, Span> spans = new LinkedHashMap<>();
     List<OutboxMessage> traced = new ArrayList<>(messages.size());
     for (OutboxMessage message : messages) {
       Span span = start(message);
-      spans.add(span);
+      spans.put(message.id(), span);
       traced.add(carrying(message, span));
     }
     List<PublishResult> results;
     try {
       results = delegate.publish(traced, timeout);
     } catch (RuntimeException | Error e) {
-      spans.forEach(
-          span -> {
-            span.recordException(e);
-            span.setAttribute("error.type", e.getClass().getName());
-            span.setStatus(StatusCode.ERROR, e.getMessage());
-            span.end();
-          });
+      spans
+          .values()
+          .forEach(
+              span -> {
+                span.recordException(e);
+                span.setAttribute("error.type", e.getClass().getName());
+                span.setStatus(StatusCode.ERROR, e.getMessage());
+                span.end();
+              });
       throw e;
     }
-    for (int i = 0; i < spans.size(); i++) {
-      finish(spans.get(i), results.get(i));
+    // By id, as the engine reads them: a publisher may answer in another order, or not for each.
+    if (results != null) {
+      for (PublishResult result : results) {
+        Span span = result == null ? null : spans.remove(result.messageId());
+        if (span != null) {
+          finish(span, result);
+        }
+      }
     }
+    spans
+        .values()
+        .forEach(
+            span -> {
+              span.setStatus(StatusCode.ERROR, "the publisher returned no result for the message");
+              span.end();
+            });
     return results;
   }
 

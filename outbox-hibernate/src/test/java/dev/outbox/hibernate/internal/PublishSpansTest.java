@@ -11,8 +11,6 @@ import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.PublishResult;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -201,7 +199,47 @@ class PublishSpansTest {
         .publish(List.of(message), Duration.ofSeconds(1));
 
     assertThat(sent.get(0).headers()).isEqualTo(stored);
-    assertThat(Span.current().getSpanContext()).isEqualTo(SpanContext.getInvalid());
+  }
+
+  @Test
+  void resultsInAnotherOrderOrMissingEndEachSpanWithItsOwnOutcome() {
+    OutboxMessage first = message(storedAtWrite());
+    OutboxMessage second = message(storedAtWrite());
+    OutboxMessage third = message(storedAtWrite());
+    EventPublisher reversedAndShort =
+        new EventPublisher() {
+          @Override
+          public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
+            return List.of(
+                PublishResult.failed(
+                    messages.get(1).id(),
+                    PublishException.retryable(messages.get(1).id(), "orders", "refused", null)),
+                PublishResult.published(messages.get(0).id(), "orders"));
+          }
+
+          @Override
+          public String messagingSystem() {
+            return "kafka";
+          }
+        };
+
+    List<PublishResult> results =
+        traced(reversedAndShort).publish(List.of(first, second, third), Duration.ofSeconds(1));
+
+    assertThat(results).hasSize(2);
+    Map<String, StatusCode> statusById = new HashMap<>();
+    exporter
+        .getFinishedSpanItems()
+        .forEach(
+            span ->
+                statusById.put(
+                    span.getAttributes().get(AttributeKey.stringKey("messaging.message.id")),
+                    span.getStatus().getStatusCode()));
+    assertThat(statusById)
+        .containsEntry(first.id().toString(), StatusCode.UNSET)
+        .containsEntry(second.id().toString(), StatusCode.ERROR)
+        .containsEntry(third.id().toString(), StatusCode.ERROR)
+        .hasSize(3);
   }
 
   @Test
