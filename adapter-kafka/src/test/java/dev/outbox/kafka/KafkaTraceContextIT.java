@@ -1,6 +1,7 @@
 package dev.outbox.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.outbox.Outbox;
 import dev.outbox.kafka.testing.EmbeddedKafka;
@@ -22,6 +23,7 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -135,12 +137,18 @@ class KafkaTraceContextIT {
 
       assertThat(records).hasSize(1);
       Map<String, String> headers = TestConsumer.headers(records.get(0));
+      // The span ends when the outbox reads the producer's acknowledgement, which may come after
+      // the consumer sees the record.
       SpanData publish =
-          exporter.getFinishedSpanItems().stream()
-              .filter(span -> span.getKind() == SpanKind.PRODUCER)
-              .findFirst()
-              .orElseThrow(
-                  () -> new AssertionError("no publish span: " + exporter.getFinishedSpanItems()));
+          await()
+              .atMost(Duration.ofSeconds(30))
+              .until(
+                  () ->
+                      exporter.getFinishedSpanItems().stream()
+                          .filter(span -> span.getKind() == SpanKind.PRODUCER)
+                          .findFirst(),
+                  Optional::isPresent)
+              .orElseThrow();
       assertThat(publish.getName()).isEqualTo("publish " + type);
       assertThat(publish.getTraceId()).isEqualTo(business.getSpanContext().getTraceId());
       assertThat(publish.getParentSpanId()).isEqualTo(business.getSpanContext().getSpanId());
