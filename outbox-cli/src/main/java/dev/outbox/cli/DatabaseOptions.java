@@ -131,6 +131,8 @@ final class DatabaseOptions {
           "Missing --url (or the environment variable OUTBOX_JDBC_URL): the JDBC URL of the"
               + " database with the outbox tables");
     }
+    // A driver may repeat the URL in its errors: whatever password it holds is masked there too.
+    context.secrets().addAll(JdbcUrls.secrets(url));
     if (!url.startsWith("jdbc:")) {
       throw new ParameterException(
           spec.commandLine(),
@@ -157,6 +159,19 @@ final class DatabaseOptions {
     }
     context.secrets().add(password);
     return password;
+  }
+
+  /**
+   * The failure of a reading after the database was opened: it went away, or stopped answering.
+   *
+   * @param e what the store threw
+   * @return the error with the unreachable exit code
+   */
+  CliException lost(RuntimeException e) {
+    return new CliException(
+        Exit.UNREACHABLE,
+        "Lost the database at " + printableUrl() + ": " + Messages.firstLine(e),
+        e);
   }
 
   private CliException unreachable(SQLException e) {

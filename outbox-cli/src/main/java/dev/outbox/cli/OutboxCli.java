@@ -73,6 +73,15 @@ public final class OutboxCli {
     cli.setErr(context.err());
     cli.setParameterExceptionHandler(
         (failure, arguments) -> {
+          if (givesAPassword(context, arguments)) {
+            context
+                .err()
+                .println(
+                    "outbox: there is no --password option, so that a password never lands in"
+                        + " the shell's history or the process list: put it in an environment"
+                        + " variable and name that with --password-env");
+            return Exit.USAGE;
+          }
           context.err().println("outbox: " + context.mask(failure.getMessage()));
           context.err().println(usageHint(failure.getCommandLine()));
           return Exit.USAGE;
@@ -104,6 +113,21 @@ public final class OutboxCli {
             + (root.verbose ? "" : " (--verbose prints the stack trace)"));
     printStack(context, root, failure);
     return Exit.FAILURE;
+  }
+
+  /** Whether the arguments try {@code --password}; its value is masked from then on. */
+  private static boolean givesAPassword(Context context, String[] arguments) {
+    for (int i = 0; i < arguments.length; i++) {
+      if (arguments[i].equals("--password") && i + 1 < arguments.length) {
+        context.secrets().add(arguments[i + 1]);
+        return true;
+      }
+      if (arguments[i].startsWith("--password=")) {
+        context.secrets().add(arguments[i].substring("--password=".length()));
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String usageHint(CommandLine commandLine) {

@@ -1,6 +1,7 @@
 package dev.outbox.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outbox.OutboxException;
 import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
@@ -59,7 +60,12 @@ final class StatusCommand implements Callable<Integer> {
     OutboxStore store = database.open();
     int limit = watch == null ? 1 : iterations == null ? Integer.MAX_VALUE : iterations;
     for (int shown = 1; ; shown++) {
-      Status status = Status.read(store, context.clock().instant());
+      Status status;
+      try {
+        status = Status.read(store, context.clock().instant());
+      } catch (OutboxException e) {
+        throw database.lost(e);
+      }
       if (watch != null && !json && context.terminal()) {
         context.out().print(CLEAR_SCREEN);
       }

@@ -16,15 +16,20 @@ import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
 import dev.outbox.spi.PublishResult;
+import dev.outbox.testkit.TcpProxy;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -144,6 +149,27 @@ abstract class AbstractOutboxCliIT {
 
     assertThat(run.exitCode()).as(run.toString()).isZero();
     assertThat(run.out().lines()).hasSize(3).allMatch(line -> line.contains("\"pending\":0"));
+  }
+
+  @Test
+  void aWatchThatLosesTheDatabaseExitsThreeWithOneLine() throws Exception {
+    URI target = URI.create(db.url().substring("jdbc:".length()));
+    CompletableFuture<CliRun> watching;
+    try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort())) {
+      String viaProxy = db.url().replaceFirst(":\\d+/", ":" + proxy.port() + "/");
+      String[] args = db.args("status", "--json", "--watch", "1s", "--iterations", "60");
+      args[Arrays.asList(args).indexOf(db.url())] = viaProxy;
+      watching = CompletableFuture.supplyAsync(() -> CliRun.of(args));
+      // The check at open, then the first reading, printed well before the next one, a second on.
+      await().atMost(Duration.ofSeconds(30)).until(() -> proxy.connections() >= 2);
+      Thread.sleep(500);
+    }
+    CliRun run = watching.get(60, TimeUnit.SECONDS);
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(3);
+    assertThat(run.out().lines()).isNotEmpty().allMatch(line -> line.contains("\"pending\""));
+    assertThat(run.err().lines()).hasSize(1);
+    assertThat(run.err()).startsWith("outbox: Lost the database at ");
   }
 
   @Test

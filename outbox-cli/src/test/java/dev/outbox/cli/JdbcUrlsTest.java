@@ -19,6 +19,27 @@ class JdbcUrlsTest {
   }
 
   @Test
+  void everyKindOfPasswordParameterIsMasked() {
+    assertThat(
+            JdbcUrls.redact(
+                "jdbc:postgresql://db/orders?sslmode=verify-full&sslpassword=key-secret&user=ops"))
+        .isEqualTo("jdbc:postgresql://db/orders?sslmode=verify-full&sslpassword=****&user=ops");
+    assertThat(JdbcUrls.redact("jdbc:mariadb://db/orders?trustStorePassword=store-secret"))
+        .isEqualTo("jdbc:mariadb://db/orders?trustStorePassword=****");
+    assertThat(JdbcUrls.redact("jdbc:h2:tcp://db/orders;USER=sa;PASSWORD=h2-secret"))
+        .isEqualTo("jdbc:h2:tcp://db/orders;USER=sa;PASSWORD=****");
+  }
+
+  @Test
+  void theSecretsOfAUrlAreItsPasswordValues() {
+    assertThat(
+            JdbcUrls.secrets(
+                "jdbc:mariadb://ops:info-secret@db/orders?password=p-secret&sslpassword=k-secret"))
+        .containsExactlyInAnyOrder("info-secret", "p-secret", "k-secret");
+    assertThat(JdbcUrls.secrets("jdbc:postgresql://db/orders?user=ops&password=")).isEmpty();
+  }
+
+  @Test
   void aPasswordInTheUserInfoIsMasked() {
     assertThat(JdbcUrls.redact("jdbc:mariadb://ops:s3cret@db:3306/orders"))
         .isEqualTo("jdbc:mariadb://ops:****@db:3306/orders");
