@@ -55,7 +55,7 @@ public record DeadLetterQuery(
   /**
    * Narrows to one event type.
    *
-   * @param type the logical event type
+   * @param type the logical event type, or {@code null} for any
    * @return a new query
    */
   public DeadLetterQuery eventType(String type) {
@@ -66,7 +66,7 @@ public record DeadLetterQuery(
   /**
    * Narrows to one aggregate.
    *
-   * @param type the aggregate type
+   * @param type the aggregate type, or {@code null} for any
    * @param id the aggregate id, or {@code null} for every aggregate of that type
    * @return a new query
    */
@@ -77,7 +77,7 @@ public record DeadLetterQuery(
   /**
    * Narrows to dead letters whose last error contains a text, ignoring case.
    *
-   * @param text what the error contains, e.g. {@code "timed out"}
+   * @param text what the error contains, e.g. {@code "timed out"}, or {@code null} for any
    * @return a new query
    */
   public DeadLetterQuery errorContains(String text) {
@@ -88,7 +88,7 @@ public record DeadLetterQuery(
   /**
    * Narrows to dead letters moved at or after an instant.
    *
-   * @param from the inclusive lower bound
+   * @param from the inclusive lower bound, or {@code null} for none
    * @return a new query
    */
   public DeadLetterQuery since(Instant from) {
@@ -99,7 +99,7 @@ public record DeadLetterQuery(
   /**
    * Narrows to dead letters moved before an instant.
    *
-   * @param to the exclusive upper bound
+   * @param to the exclusive upper bound, or {@code null} for none
    * @return a new query
    */
   public DeadLetterQuery until(Instant to) {

@@ -51,21 +51,13 @@ final class DeadLetterFilter {
         && until == null;
   }
 
-  /** The query of these filters, first page. */
+  /** The query of these filters, first page; a filter not given leaves it open. */
   DeadLetterQuery query() {
-    DeadLetterQuery query = DeadLetterQuery.all().aggregate(aggregateType, aggregateId);
-    if (eventType != null) {
-      query = query.eventType(eventType);
-    }
-    if (error != null) {
-      query = query.errorContains(error);
-    }
-    if (since != null) {
-      query = query.since(since);
-    }
-    if (until != null) {
-      query = query.until(until);
-    }
-    return query;
+    return DeadLetterQuery.all()
+        .aggregate(aggregateType, aggregateId)
+        .eventType(eventType)
+        .errorContains(error)
+        .since(since)
+        .until(until);
   }
 }

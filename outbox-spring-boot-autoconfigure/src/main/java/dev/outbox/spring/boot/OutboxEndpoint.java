@@ -8,12 +8,14 @@ import dev.outbox.OutboxMessage;
 import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.OutboxStore;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -96,9 +98,12 @@ public class OutboxEndpoint {
     if (!DEAD_LETTERS.equals(section)) {
       return null;
     }
-    DeadLetterQuery query =
-        query(eventType, aggregateType, aggregateId, error, since, until)
-            .page(offset == null ? 0 : offset, limit == null ? 50 : limit);
+    DeadLetterQuery query = query(eventType, aggregateType, aggregateId, error, since, until);
+    try {
+      query = query.page(offset == null ? 0 : offset, limit == null ? 50 : limit);
+    } catch (IllegalArgumentException e) {
+      throw badRequest(e.getMessage());
+    }
     List<Map<String, Object>> page =
         outbox.deadLetters().list(query).stream().map(OutboxEndpoint::summary).toList();
     Map<String, Object> result = new LinkedHashMap<>();
@@ -162,14 +167,14 @@ public class OutboxEndpoint {
             || until != null;
     boolean byIds = ids != null && !ids.isEmpty();
     if (byIds == (filtered || Boolean.TRUE.equals(all))) {
-      throw new IllegalArgumentException(
+      throw badRequest(
           "Give ids, or filters (eventType, aggregateType, aggregateId, error, since, until), or"
               + " all: true; not both and not none");
     }
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("action", action);
     if (byIds) {
-      List<UUID> messages = ids.stream().map(UUID::fromString).toList();
+      List<UUID> messages = ids.stream().map(OutboxEndpoint::messageId).toList();
       result.put("matched", messages.size());
       int changed =
           replay ? outbox.deadLetters().replay(messages) : outbox.deadLetters().purge(messages);
@@ -184,6 +189,7 @@ public class OutboxEndpoint {
     return result;
   }
 
+  /** The query of the filters; a filter not given leaves the query open in that respect. */
   private static DeadLetterQuery query(
       @Nullable String eventType,
       @Nullable String aggregateType,
@@ -191,20 +197,36 @@ public class OutboxEndpoint {
       @Nullable String error,
       @Nullable String since,
       @Nullable String until) {
-    DeadLetterQuery query = DeadLetterQuery.all().aggregate(aggregateType, aggregateId);
-    if (eventType != null) {
-      query = query.eventType(eventType);
+    return DeadLetterQuery.all()
+        .aggregate(aggregateType, aggregateId)
+        .eventType(eventType)
+        .errorContains(error)
+        .since(instant("since", since))
+        .until(instant("until", until));
+  }
+
+  private static @Nullable Instant instant(String name, @Nullable String value) {
+    if (value == null) {
+      return null;
     }
-    if (error != null) {
-      query = query.errorContains(error);
+    try {
+      return Instant.parse(value);
+    } catch (DateTimeParseException e) {
+      throw badRequest(
+          name + " must be an ISO-8601 instant such as 2026-11-26T08:00:00Z, but was " + value);
     }
-    if (since != null) {
-      query = query.since(Instant.parse(since));
+  }
+
+  private static InvalidEndpointRequestException badRequest(String message) {
+    return new InvalidEndpointRequestException(message, message);
+  }
+
+  private static UUID messageId(String id) {
+    try {
+      return UUID.fromString(id);
+    } catch (IllegalArgumentException e) {
+      throw badRequest("ids must be message ids (UUIDs), but one was " + id);
     }
-    if (until != null) {
-      query = query.until(Instant.parse(until));
-    }
-    return query;
   }
 
   private static Map<String, Object> summary(DeadLetter letter) {

@@ -130,6 +130,26 @@ class BootKafkaIT {
   }
 
   @Test
+  void badRequestsToTheEndpointAreAnswered400AndChangeNothing() {
+    assertThat(http.getForEntity(list("x") + "&since=yesterday", Map.class).getStatusCode())
+        .isEqualTo(HttpStatus.BAD_REQUEST);
+    assertThat(http.getForEntity(list("x") + "&limit=0", Map.class).getStatusCode())
+        .isEqualTo(HttpStatus.BAD_REQUEST);
+    assertThat(
+            http.postForEntity("/actuator/outbox/dead-letters/purge", Map.of(), Map.class)
+                .getStatusCode())
+        .as("neither ids nor filters nor all")
+        .isEqualTo(HttpStatus.BAD_REQUEST);
+    assertThat(
+            http.postForEntity(
+                    "/actuator/outbox/dead-letters/replay",
+                    Map.of("ids", List.of("not-an-id")),
+                    Map.class)
+                .getStatusCode())
+        .isEqualTo(HttpStatus.BAD_REQUEST);
+  }
+
+  @Test
   void aDeadLetterIsListedReplayedThroughTheEndpointAndDelivered() {
     String type = "boot-missing-" + UUID.randomUUID().toString().substring(0, 8);
     shop.place(type + "-1", type, 1);
