@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -160,6 +161,60 @@ class PublisherFailureTest {
     assertThat(outbox.runOnce()).isEqualTo(1);
     assertThat(publisher.overlaps()).isEmpty();
     assertThat(store.row(a.id()).orElseThrow().status()).isEqualTo(Status.PUBLISHED);
+  }
+
+  @Test
+  void sendsWithoutAFinalOutcomeAtTheHardCapRecreateTheClientOnceAndWaitALease() {
+    OutboxMessage a = store.add("Order", "o-1", "order.placed");
+    OutboxMessage b = store.add("Order", "o-2", "order.placed");
+    AtomicInteger recreated = new AtomicInteger();
+    List<OutboxMessage> sent = new CopyOnWriteArrayList<>();
+    EventPublisher stuckClient =
+        new EventPublisher() {
+          @Override
+          public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
+            sent.addAll(messages);
+            return messages.stream()
+                .map(
+                    m ->
+                        recreated.get() == 0
+                            ? PublishResult.uncertain(
+                                m.id(), "test-topic", timeout, new CompletableFuture<>())
+                            : PublishResult.published(m.id()))
+                .toList();
+          }
+
+          @Override
+          public void recreateClient() {
+            recreated.incrementAndGet();
+          }
+        };
+    outbox.close();
+    outbox =
+        Outbox.create(
+            options().publishTimeout(Duration.ofMillis(300)).build(), flaky, stuckClient, clock);
+
+    outbox.runOnce();
+    // Both heads of the batch reach the cap of twice the publish timeout: one client, one renewal.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () -> {
+              outbox.runOnce();
+              return List.of(a, b).stream()
+                  .allMatch(m -> store.row(m.id()).orElseThrow().lastError() != null);
+            });
+
+    assertThat(recreated).as("the client recreated once for the batch").hasValue(1);
+    for (OutboxMessage message : List.of(a, b)) {
+      Row row = store.row(message.id()).orElseThrow();
+      assertThat(row.lastError()).contains("hard cap");
+      assertThat(row.nextAttemptAt()).as("not again before a lease").isEqualTo(T0.plus(LEASE));
+    }
+    assertThat(sent).as("nothing sent again meanwhile").hasSize(2);
+    clock.advance(LEASE);
+    assertThat(outbox.runOnce()).isEqualTo(2);
+    assertThat(store.count(Status.PUBLISHED)).isEqualTo(2);
   }
 
   @Test

@@ -128,6 +128,26 @@ public final class KafkaEventPublisher implements EventPublisher {
     return producer;
   }
 
+  /**
+   * Closes the producer at once, failing every send it still holds (a record it never got an answer
+   * for is then not retried by it behind the outbox's back), and lets the next batch create a new
+   * one, with a new producer id.
+   */
+  @Override
+  public synchronized void recreateClient() {
+    if (producer == null || closed.get()) {
+      return;
+    }
+    LOG.warn(
+        "Recreating the Kafka producer: a send had no outcome within the outbox's hard cap; what"
+            + " it still holds fails and is sent again later");
+    Producer<String, byte[]> stuck = producer;
+    producer = null;
+    metadata.close();
+    stuck.close(Duration.ZERO);
+    flusher.close();
+  }
+
   /** Flushes what is in flight for up to {@link KafkaPublisherOptions#closeTimeout()}. */
   @Override
   public synchronized void close() {

@@ -11,9 +11,13 @@ import dev.outbox.testkit.TestMessages;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -172,6 +176,66 @@ class KafkaPublisherFailuresIT {
     assertThat(publisher.publish(batch, TIMEOUT))
         .as("after the restart")
         .allSatisfy(r -> assertThat(r.isPublished()).as("%s", r.failure()).isTrue());
+  }
+
+  @Test
+  void aRecreatedClientEndsWhatTheOldOneHeldAtOnceAndTheNextCallPublishes() throws Exception {
+    String type = TestMessages.aggregateType("recreate");
+    kafka.createTopic(type, 2);
+    // A produce quota of one byte per second for this client id: the broker delays its answers by
+    // the longest throttle it has, so the producer still holds the sends when the call returns,
+    // and the broker may well have appended them (a send that "may still land").
+    String clientId = "outbox-" + type;
+    ClientQuotaEntity client = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, clientId));
+    try (Admin admin = kafka.admin()) {
+      admin
+          .alterClientQuotas(
+              List.of(
+                  new ClientQuotaAlteration(
+                      client, List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 1.0)))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+    publisher =
+        publisher(
+            KafkaPublisherOptions.builder()
+                .clientId(clientId)
+                .producerProperty("delivery.timeout.ms", "120000"));
+    List<OutboxMessage> batch = TestMessages.batch(type, 2, 5);
+    List<PublishResult> first = publisher.publish(batch.subList(0, 2), TIMEOUT);
+    List<PublishResult> held = publisher.publish(batch, Duration.ofMillis(500));
+
+    assertThat(held)
+        .as("held by the producer (%s before)", first)
+        .anyMatch(PublishResult::isUncertain);
+    publisher.recreateClient();
+    for (PublishResult result : held) {
+      PublishResult last =
+          result.isUncertain()
+              ? result.finalOutcome().toCompletableFuture().get(10, TimeUnit.SECONDS)
+              : result;
+      assertThat(last.isPublished()).as("ended by the closed producer: %s", last).isFalse();
+      assertThat(last.failure().isRetryable()).isTrue();
+    }
+
+    try (Admin admin = kafka.admin()) {
+      admin
+          .alterClientQuotas(
+              List.of(
+                  new ClientQuotaAlteration(
+                      client, List.of(new ClientQuotaAlteration.Op("producer_byte_rate", null)))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+    assertThat(publisher.publish(batch, TIMEOUT))
+        .as("a new producer")
+        .allSatisfy(r -> assertThat(r.isPublished()).as("%s", r.failure()).isTrue());
+    try (TestConsumer consumer = new TestConsumer(kafka.bootstrapServers(), type)) {
+      // What the old producer's broker appended may be there twice: at least once, never lost.
+      assertThat(consumer.poll(batch.size(), Duration.ofSeconds(60)))
+          .extracting(r -> TestConsumer.headers(r).get(WireHeaders.MESSAGE_ID))
+          .containsAll(batch.stream().map(m -> m.id().toString()).toList());
+    }
   }
 
   @Test

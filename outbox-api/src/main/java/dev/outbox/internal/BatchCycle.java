@@ -200,7 +200,7 @@ final class BatchCycle {
       if (mine.values().stream().anyMatch(PublishResult::isUncertain)) {
         // Held, renewed and decided once every uncertain send has its final outcome; until then
         // its messages are neither recorded nor reported.
-        inDoubt.hold(new InDoubtHeads.Doubt(head, mine, sent.interrupt()));
+        inDoubt.hold(new InDoubtHeads.Doubt(head, mine, sent.atHardCap()));
         head.messages().forEach(m -> byId.put(m.id(), new Outcome.Released(m.id())));
         continue;
       }
@@ -345,9 +345,10 @@ final class BatchCycle {
 
   /**
    * What the rounds of a batch produced: a result per sent message (unsent ones have none), whether
-   * the last call was given up on, and how to interrupt it.
+   * the last call was given up on, and what to do when uncertain sends reach the hard cap (see
+   * {@link PublishCall.Attempt#atHardCap()}).
    */
-  private record Sent(Map<UUID, PublishResult> results, boolean abandoned, Runnable interrupt) {
+  private record Sent(Map<UUID, PublishResult> results, boolean abandoned, Runnable atHardCap) {
 
     Sent(Map<UUID, PublishResult> results) {
       this(results, false, () -> {});
@@ -367,6 +368,8 @@ final class BatchCycle {
       return new Sent(results);
     }
     long deadline = System.nanoTime() + publishCall.timeout().toNanos();
+    List<Runnable> atHardCap = new ArrayList<>();
+    Runnable allAtHardCap = () -> atHardCap.forEach(Runnable::run);
     List<List<OutboxMessage>> rounds =
         options.orderedPerAggregate() ? Rounds.of(batch) : List.of(batch);
     for (List<OutboxMessage> round : rounds) {
@@ -377,6 +380,7 @@ final class BatchCycle {
         continue;
       }
       PublishCall.Attempt attempt = publishCall.publish(sendable, Duration.ofNanos(left));
+      atHardCap.add(attempt.atHardCap());
       for (int i = 0; i < sendable.size(); i++) {
         PublishResult result = attempt.results().get(i);
         results.put(sendable.get(i).id(), result);
@@ -386,10 +390,10 @@ final class BatchCycle {
       }
       if (attempt.abandoned()) {
         boolean interrupted = attempt.results().stream().noneMatch(PublishResult::isUncertain);
-        return new Sent(results, interrupted, attempt.interrupt());
+        return new Sent(results, interrupted, allAtHardCap);
       }
     }
-    return new Sent(results);
+    return new Sent(results, false, allAtHardCap);
   }
 
   /** Tells the listeners about each message, logs the batch, and counts what was published. */

@@ -29,8 +29,9 @@ import org.slf4j.event.Level;
  * still held the send). They stay leased to this processor, their leases renewed on the store's
  * clock on a thread of their own, and nothing of them is sent again, until every uncertain message
  * has its final outcome; then their outcomes go to the processor to be recorded. A hard cap of
- * twice the publish timeout ends the wait: the call still running is interrupted and its messages
- * fail.
+ * twice the publish timeout ends the wait: the call still running is interrupted, the publisher's
+ * client is recreated ({@link dev.outbox.spi.EventPublisher#recreateClient()}, once per batch), and
+ * the messages fail.
  */
 final class InDoubtHeads implements AutoCloseable {
 
@@ -41,9 +42,9 @@ final class InDoubtHeads implements AutoCloseable {
    *
    * @param head the head and the messages of its batch
    * @param results every result of the batch for the head's messages, uncertain ones included
-   * @param interrupt interrupts the call still sending, at the cap
+   * @param atHardCap what to do at the cap: interrupt the call still sending, recreate the client
    */
-  record Doubt(LeasedHead head, Map<UUID, PublishResult> results, Runnable interrupt) {}
+  record Doubt(LeasedHead head, Map<UUID, PublishResult> results, Runnable atHardCap) {}
 
   /**
    * A head whose doubt is over.
@@ -154,13 +155,13 @@ final class InDoubtHeads implements AutoCloseable {
       return; // settled already
     }
     if (capped) {
-      doubt.interrupt().run();
+      doubt.atHardCap().run();
       // While the broker is unreachable, every head of every batch would say so: its outage line
       // does, once.
       LOG.atLevel(brokerOutage.isDown() ? Level.DEBUG : Level.ERROR)
           .log(
-              "No final outcome for messages of {} within the hard cap of {}; they fail and are"
-                  + " sent again after a lease",
+              "No final outcome for messages of {} within the hard cap of {}; the broker client"
+                  + " was recreated, and they fail and are sent again after a lease",
               key,
               cap);
     }

@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +36,11 @@ final class PublishCall implements AutoCloseable {
    * @param results exactly one per message of the batch, in its order
    * @param abandoned whether the processor stopped waiting for the publisher while it may still be
    *     sending (timeout or interrupt): nothing more of the batch is sent
-   * @param interrupt interrupts a call still running past the publish timeout, at the hard cap
+   * @param atHardCap what to do when its uncertain sends have no final outcome within the hard cap:
+   *     interrupt the call if it still runs, and recreate the publisher's client; runs once,
+   *     however many heads of the batch reach the cap
    */
-  record Attempt(List<PublishResult> results, boolean abandoned, Runnable interrupt) {
+  record Attempt(List<PublishResult> results, boolean abandoned, Runnable atHardCap) {
 
     Attempt(List<PublishResult> results, boolean abandoned) {
       this(results, abandoned, () -> {});
@@ -79,12 +82,15 @@ final class PublishCall implements AutoCloseable {
     Future<List<PublishResult>> call =
         worker().submit(() -> publisher.publish(batch, publisherBudget));
     try {
-      return new Attempt(normalize(batch, call.get(budget.toNanos(), TimeUnit.NANOSECONDS)), false);
+      List<PublishResult> results =
+          normalize(batch, call.get(budget.toNanos(), TimeUnit.NANOSECONDS));
+      boolean uncertain = results.stream().anyMatch(PublishResult::isUncertain);
+      return new Attempt(results, false, uncertain ? atHardCap(null) : () -> {});
     } catch (TimeoutException e) {
       // The call may still be sending: its messages are uncertain until it returns. Its worker is
       // left to finish it (not interrupted before the hard cap); the next call gets a new one.
       abandonWorker(false);
-      return new Attempt(uncertain(batch, call, budget), true, () -> call.cancel(true));
+      return new Attempt(uncertain(batch, call, budget), true, atHardCap(call));
     } catch (ExecutionException e) {
       return new Attempt(failAll(batch, "publisher threw " + e.getCause(), e.getCause()), false);
     } catch (InterruptedException e) {
@@ -93,6 +99,28 @@ final class PublishCall implements AutoCloseable {
       abandonWorker(true);
       return new Attempt(failAll(batch, "interrupted while publishing", e), true);
     }
+  }
+
+  /**
+   * At the hard cap, once: interrupts the call if it still runs, then recreates the client, whose
+   * sends were taken to be stuck.
+   *
+   * @param running the call, or {@code null} when it returned
+   */
+  private Runnable atHardCap(Future<?> running) {
+    AtomicBoolean done = new AtomicBoolean();
+    return () -> {
+      if (done.compareAndSet(false, true)) {
+        if (running != null) {
+          running.cancel(true);
+        }
+        try {
+          publisher.recreateClient();
+        } catch (RuntimeException e) {
+          LOG.warn("Recreating the publisher's client at the hard cap failed", e);
+        }
+      }
+    };
   }
 
   /**

@@ -37,6 +37,19 @@ public interface EventPublisher extends AutoCloseable {
     return "unknown";
   }
 
+  /**
+   * Gives up the broker client and opens a new one for the next publish. The processor calls it
+   * when a send had no final outcome within the hard cap of twice the publish timeout: the client
+   * is taken to be stuck. Closing it at once makes what it still holds fail, instead of landing
+   * while the processor sends those messages again (they are sent again a lease later in any case);
+   * sends of other batches on the old client fail too and are retried. Must be thread-safe: it runs
+   * on a thread of the processor's while publish calls may be under way.
+   *
+   * <p>The default does nothing: right for a publisher whose sends end within the cap by
+   * themselves.
+   */
+  default void recreateClient() {}
+
   /** Releases the broker client. Called once, when the outbox closes. */
   @Override
   default void close() {}

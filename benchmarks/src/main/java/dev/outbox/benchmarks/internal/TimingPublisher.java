@@ -73,6 +73,11 @@ final class TimingPublisher implements EventPublisher {
   }
 
   @Override
+  public void recreateClient() {
+    delegate.recreateClient();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

@@ -197,6 +197,11 @@ final class PublishSpans implements EventPublisher {
   }
 
   @Override
+  public void recreateClient() {
+    delegate.recreateClient();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

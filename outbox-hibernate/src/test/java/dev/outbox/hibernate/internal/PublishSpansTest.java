@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -240,6 +241,27 @@ class PublishSpansTest {
         .containsEntry(second.id().toString(), StatusCode.ERROR)
         .containsEntry(third.id().toString(), StatusCode.ERROR)
         .hasSize(3);
+  }
+
+  @Test
+  void recreatingTheClientReachesTheAdapter() {
+    AtomicInteger recreated = new AtomicInteger();
+    EventPublisher broker =
+        new EventPublisher() {
+          @Override
+          public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
+            return List.of();
+          }
+
+          @Override
+          public void recreateClient() {
+            recreated.incrementAndGet();
+          }
+        };
+
+    traced(broker).recreateClient();
+
+    assertThat(recreated).hasValue(1);
   }
 
   @Test
