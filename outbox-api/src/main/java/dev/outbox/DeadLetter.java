@@ -1,6 +1,8 @@
 package dev.outbox;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -17,5 +19,46 @@ public record DeadLetter(OutboxMessage message, String lastError, Instant deadLe
   public DeadLetter {
     Objects.requireNonNull(message, "message");
     Objects.requireNonNull(deadLetteredAt, "deadLetteredAt");
+  }
+
+  /**
+   * What an operator sees of it in a list (the {@code outbox} command's JSON, the Actuator
+   * endpoint): {@code id}, {@code eventType}, {@code aggregateType}, {@code aggregateId}, {@code
+   * seq}, {@code attempts}, {@code lastError}, {@code deadLetteredAt}, {@code occurredAt}, {@code
+   * createdAt}, in that order; times as ISO-8601 text, absent values as {@code null}.
+   *
+   * @return field name to value, in order
+   */
+  public Map<String, Object> summary() {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("id", message.id().toString());
+    fields.put("eventType", message.eventType());
+    fields.put("aggregateType", message.aggregateType());
+    fields.put("aggregateId", message.aggregateId());
+    fields.put("seq", message.seq());
+    fields.put("attempts", message.attempts());
+    fields.put("lastError", lastError);
+    fields.put("deadLetteredAt", text(deadLetteredAt));
+    fields.put("occurredAt", text(message.occurredAt()));
+    fields.put("createdAt", text(message.createdAt()));
+    return fields;
+  }
+
+  /**
+   * The {@link #summary()} and then {@code contentType}, {@code headers} and {@code payload}: what
+   * an operator needs to decide on one dead letter.
+   *
+   * @return field name to value, in order
+   */
+  public Map<String, Object> details() {
+    Map<String, Object> fields = summary();
+    fields.put("contentType", message.contentType());
+    fields.put("headers", new LinkedHashMap<>(message.headers()));
+    fields.put("payload", message.payload());
+    return fields;
+  }
+
+  private static String text(Instant instant) {
+    return instant == null ? null : instant.toString();
   }
 }

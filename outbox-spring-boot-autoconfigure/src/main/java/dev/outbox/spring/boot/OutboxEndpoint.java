@@ -4,7 +4,6 @@ import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxHealth;
-import dev.outbox.OutboxMessage;
 import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.OutboxStore;
 import java.time.Instant;
@@ -105,7 +104,7 @@ public class OutboxEndpoint {
       throw badRequest(e.getMessage());
     }
     List<Map<String, Object>> page =
-        outbox.deadLetters().list(query).stream().map(OutboxEndpoint::summary).toList();
+        outbox.deadLetters().list(query).stream().map(DeadLetter::summary).toList();
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("total", outbox.deadLetters().count(query));
     result.put("offset", query.offset());
@@ -132,7 +131,7 @@ public class OutboxEndpoint {
     } catch (IllegalArgumentException e) {
       return null;
     }
-    return outbox.deadLetters().find(messageId).map(OutboxEndpoint::full).orElse(null);
+    return outbox.deadLetters().find(messageId).map(DeadLetter::details).orElse(null);
   }
 
   /**
@@ -227,30 +226,6 @@ public class OutboxEndpoint {
     } catch (IllegalArgumentException e) {
       throw badRequest("ids must be message ids (UUIDs), but one was " + id);
     }
-  }
-
-  private static Map<String, Object> summary(DeadLetter letter) {
-    OutboxMessage message = letter.message();
-    Map<String, Object> node = new LinkedHashMap<>();
-    node.put("id", message.id().toString());
-    node.put("eventType", message.eventType());
-    node.put("aggregateType", message.aggregateType());
-    node.put("aggregateId", message.aggregateId());
-    node.put("seq", message.seq());
-    node.put("attempts", message.attempts());
-    node.put("lastError", letter.lastError());
-    node.put("deadLetteredAt", text(letter.deadLetteredAt()));
-    node.put("occurredAt", text(message.occurredAt()));
-    node.put("createdAt", text(message.createdAt()));
-    return node;
-  }
-
-  private static Map<String, Object> full(DeadLetter letter) {
-    Map<String, Object> node = summary(letter);
-    node.put("contentType", letter.message().contentType());
-    node.put("headers", letter.message().headers());
-    node.put("payload", letter.message().payload());
-    return node;
   }
 
   private static @Nullable String text(@Nullable Instant instant) {
