@@ -205,6 +205,7 @@ class PublisherFailureTest {
                   .allMatch(m -> store.row(m.id()).orElseThrow().lastError() != null);
             });
 
+    await().atMost(Duration.ofSeconds(5)).until(() -> recreated.get() > 0);
     assertThat(recreated).as("the client recreated once for the batch").hasValue(1);
     for (OutboxMessage message : List.of(a, b)) {
       Row row = store.row(message.id()).orElseThrow();

@@ -43,9 +43,27 @@ public final class KafkaEventPublisher implements EventPublisher {
   private final KafkaPublisherOptions options;
   private final Map<String, Object> producerConfig;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile Producer<String, byte[]> producer;
-  private volatile TopicMetadata metadata;
-  private volatile Flusher flusher;
+  private Client client; // guarded by this
+
+  /** A producer and its helpers, created and closed together. */
+  private record Client(
+      Producer<String, byte[]> producer, TopicMetadata metadata, Flusher flusher) {
+
+    static Client open(Map<String, Object> config) {
+      Producer<String, byte[]> producer = new KafkaProducer<>(config);
+      return new Client(producer, new TopicMetadata(producer), new Flusher(producer));
+    }
+
+    /** Closes the producer within {@code timeout} (zero: at once, failing what it holds). */
+    void close(Duration timeout) {
+      try {
+        metadata.close();
+        producer.close(timeout);
+      } finally {
+        flusher.close();
+      }
+    }
+  }
 
   /**
    * Checks the configuration. The producer itself is created by the first batch, and created again
@@ -87,9 +105,16 @@ public final class KafkaEventPublisher implements EventPublisher {
     }
     try {
       Duration budget = timeout == null || timeout.isNegative() ? Duration.ZERO : timeout;
-      Producer<String, byte[]> current = producer();
+      Client current = client();
       List<PublishResult> results =
-          new PipelinedBatch(current, options, metadata, flusher, messages, budget).run();
+          new PipelinedBatch(
+                  current.producer(),
+                  options,
+                  current.metadata(),
+                  current.flusher(),
+                  messages,
+                  budget)
+              .run();
       if (LOG.isDebugEnabled()) {
         long published = results.stream().filter(PublishResult::isPublished).count();
         LOG.debug("Published {} of {} messages to Kafka", published, messages.size());
@@ -116,16 +141,14 @@ public final class KafkaEventPublisher implements EventPublisher {
     return results;
   }
 
-  private synchronized Producer<String, byte[]> producer() {
+  private synchronized Client client() {
     if (closed.get()) {
       throw new IllegalStateException("the Kafka publisher is closed");
     }
-    if (producer == null) {
-      producer = new KafkaProducer<>(producerConfig);
-      metadata = new TopicMetadata(producer);
-      flusher = new Flusher(producer);
+    if (client == null) {
+      client = Client.open(producerConfig);
     }
-    return producer;
+    return client;
   }
 
   /**
@@ -134,28 +157,28 @@ public final class KafkaEventPublisher implements EventPublisher {
    * one, with a new producer id.
    */
   @Override
-  public synchronized void recreateClient() {
-    if (producer == null || closed.get()) {
-      return;
+  public void recreateClient() {
+    Client stuck;
+    synchronized (this) {
+      if (client == null || closed.get()) {
+        return;
+      }
+      stuck = client;
+      client = null;
     }
     LOG.warn(
         "Recreating the Kafka producer: a send had no outcome within the outbox's hard cap; what"
             + " it still holds fails and is sent again later");
-    Producer<String, byte[]> stuck = producer;
-    producer = null;
-    metadata.close();
     stuck.close(Duration.ZERO);
-    flusher.close();
   }
 
   /** Flushes what is in flight for up to {@link KafkaPublisherOptions#closeTimeout()}. */
   @Override
   public synchronized void close() {
     if (closed.compareAndSet(false, true)) {
-      if (producer != null) {
-        metadata.close();
-        producer.close(options.closeTimeout());
-        flusher.close();
+      if (client != null) {
+        client.close(options.closeTimeout());
+        client = null;
       }
       LOG.info("Kafka publisher closed");
     }

@@ -155,7 +155,11 @@ final class InDoubtHeads implements AutoCloseable {
       return; // settled already
     }
     if (capped) {
-      doubt.atHardCap().run();
+      // Not on this thread: it renews the leases of every head in doubt, and recreating a
+      // client may wait for the client's own I/O.
+      Thread atCap = new Thread(doubt.atHardCap(), "outbox-hard-cap");
+      atCap.setDaemon(true);
+      atCap.start();
       // While the broker is unreachable, every head of every batch would say so: its outage line
       // does, once.
       LOG.atLevel(brokerOutage.isDown() ? Level.DEBUG : Level.ERROR)

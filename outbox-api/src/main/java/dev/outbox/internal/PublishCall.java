@@ -53,6 +53,8 @@ final class PublishCall implements AutoCloseable {
   private final Duration timeout;
   private final String threadName;
   private ExecutorService worker;
+  // When the client was last recreated (System.nanoTime()); long ago at first.
+  private volatile long lastRecreated = System.nanoTime() - Duration.ofDays(1).toNanos();
 
   /**
    * The processor waits at most {@code timeout} for a batch, which the options keep shorter than
@@ -77,6 +79,7 @@ final class PublishCall implements AutoCloseable {
    * @param budget how long this call may take
    */
   synchronized Attempt publish(List<OutboxMessage> batch, Duration budget) {
+    long started = System.nanoTime();
     long margin = Math.min(budget.toMillis() / 10, 1_000);
     Duration publisherBudget = budget.minusMillis(margin);
     Future<List<PublishResult>> call =
@@ -85,12 +88,12 @@ final class PublishCall implements AutoCloseable {
       List<PublishResult> results =
           normalize(batch, call.get(budget.toNanos(), TimeUnit.NANOSECONDS));
       boolean uncertain = results.stream().anyMatch(PublishResult::isUncertain);
-      return new Attempt(results, false, uncertain ? atHardCap(null) : () -> {});
+      return new Attempt(results, false, uncertain ? atHardCap(null, started) : () -> {});
     } catch (TimeoutException e) {
       // The call may still be sending: its messages are uncertain until it returns. Its worker is
       // left to finish it (not interrupted before the hard cap); the next call gets a new one.
       abandonWorker(false);
-      return new Attempt(uncertain(batch, call, budget), true, atHardCap(call));
+      return new Attempt(uncertain(batch, call, budget), true, atHardCap(call, started));
     } catch (ExecutionException e) {
       return new Attempt(failAll(batch, "publisher threw " + e.getCause(), e.getCause()), false);
     } catch (InterruptedException e) {
@@ -103,17 +106,23 @@ final class PublishCall implements AutoCloseable {
 
   /**
    * At the hard cap, once: interrupts the call if it still runs, then recreates the client, whose
-   * sends were taken to be stuck.
+   * sends were taken to be stuck, unless it was recreated since the call started: the stuck sends
+   * are gone with that client, and the new one serves other batches.
    *
    * @param running the call, or {@code null} when it returned
+   * @param started when the call started, {@link System#nanoTime()}
    */
-  private Runnable atHardCap(Future<?> running) {
+  private Runnable atHardCap(Future<?> running, long started) {
     AtomicBoolean done = new AtomicBoolean();
     return () -> {
       if (done.compareAndSet(false, true)) {
         if (running != null) {
           running.cancel(true);
         }
+        if (lastRecreated - started > 0) {
+          return;
+        }
+        lastRecreated = System.nanoTime();
         try {
           publisher.recreateClient();
         } catch (RuntimeException e) {
