@@ -93,12 +93,19 @@ public class OutboxAutoConfiguration {
       if (options.deliveryMode() == DeliveryMode.CDC) {
         return HibernateOutbox.create(entityManagerFactory);
       }
-      EventPublisher chosen =
-          publisher.getIfAvailable(
-              () ->
-                  PublisherSelection.publisher(
-                      OutboxProperties.of(environment), beanFactory.getBeanClassLoader()));
-      return HibernateOutbox.create(entityManagerFactory, chosen, options);
+      EventPublisher bean = publisher.getIfAvailable();
+      if (bean != null) {
+        return HibernateOutbox.create(entityManagerFactory, bean, options);
+      }
+      EventPublisher created =
+          PublisherSelection.publisher(
+              OutboxProperties.of(environment), beanFactory.getBeanClassLoader());
+      try {
+        return HibernateOutbox.create(entityManagerFactory, created, options);
+      } catch (RuntimeException | Error e) {
+        created.close(); // ours, and no outbox will close it
+        throw e;
+      }
     }
 
     @Bean

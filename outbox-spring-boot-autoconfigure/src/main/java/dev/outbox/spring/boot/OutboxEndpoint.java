@@ -158,12 +158,12 @@ public class OutboxEndpoint {
       return null;
     }
     boolean filtered =
-        eventType != null
-            || aggregateType != null
-            || aggregateId != null
-            || error != null
-            || since != null
-            || until != null;
+        given(eventType) != null
+            || given(aggregateType) != null
+            || given(aggregateId) != null
+            || given(error) != null
+            || given(since) != null
+            || given(until) != null;
     boolean byIds = ids != null && !ids.isEmpty();
     if (byIds == (filtered || Boolean.TRUE.equals(all))) {
       throw badRequest(
@@ -197,11 +197,19 @@ public class OutboxEndpoint {
       @Nullable String since,
       @Nullable String until) {
     return DeadLetterQuery.all()
-        .aggregate(aggregateType, aggregateId)
-        .eventType(eventType)
-        .errorContains(error)
-        .since(instant("since", since))
-        .until(instant("until", until));
+        .aggregate(given(aggregateType), given(aggregateId))
+        .eventType(given(eventType))
+        .errorContains(given(error))
+        .since(instant("since", given(since)))
+        .until(instant("until", given(until)));
+  }
+
+  /**
+   * A filter's value, or {@code null} when it is blank: a form's empty field filters nothing (an
+   * empty error text would match every dead letter, and a purge with it would delete them all).
+   */
+  private static @Nullable String given(@Nullable String value) {
+    return value == null || value.isBlank() ? null : value;
   }
 
   private static @Nullable Instant instant(String name, @Nullable String value) {
@@ -220,7 +228,10 @@ public class OutboxEndpoint {
     return new InvalidEndpointRequestException(message, message);
   }
 
-  private static UUID messageId(String id) {
+  private static UUID messageId(@Nullable String id) {
+    if (id == null) {
+      throw badRequest("ids must be message ids (UUIDs), but one was null");
+    }
     try {
       return UUID.fromString(id);
     } catch (IllegalArgumentException e) {

@@ -2,10 +2,14 @@ package dev.outbox.spring.boot;
 
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.OutboxTables;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -36,6 +40,9 @@ public class OutboxFlywayAutoConfiguration {
   /** The history table of the outbox's own migrations. */
   public static final String HISTORY_TABLE = "outbox_schema_history";
 
+  private static final String MIGRATION = "outboxMigration";
+  private static final String APPLICATION_MIGRATION = "flywayInitializer";
+
   private static final Logger LOG = LoggerFactory.getLogger(OutboxFlywayAutoConfiguration.class);
 
   @Bean
@@ -43,11 +50,30 @@ public class OutboxFlywayAutoConfiguration {
     return new OutboxMigration(dataSource, options);
   }
 
+  /**
+   * Runs the application's own Flyway migration (Spring Boot's {@code flywayInitializer}) first,
+   * when there is one: on a fresh database it must find the schema empty, or it refuses to start
+   * without a baseline; the outbox's migration baselines an existing schema by itself.
+   */
+  @Bean
+  static BeanFactoryPostProcessor outboxMigrationAfterTheApplications() {
+    return factory -> {
+      if (factory.containsBeanDefinition(APPLICATION_MIGRATION)
+          && factory.containsBeanDefinition(MIGRATION)) {
+        BeanDefinition migration = factory.getBeanDefinition(MIGRATION);
+        String[] before = migration.getDependsOn();
+        List<String> dependsOn = new ArrayList<>(before == null ? List.of() : List.of(before));
+        dependsOn.add(APPLICATION_MIGRATION);
+        migration.setDependsOn(dependsOn.toArray(String[]::new));
+      }
+    };
+  }
+
   /** Builds the entity manager factory only after the migration ran. */
   static class EntityManagerFactoryAfterMigration
       extends EntityManagerFactoryDependsOnPostProcessor {
     EntityManagerFactoryAfterMigration() {
-      super("outboxMigration");
+      super(MIGRATION);
     }
   }
 

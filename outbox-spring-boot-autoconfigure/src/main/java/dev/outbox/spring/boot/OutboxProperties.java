@@ -1,5 +1,6 @@
 package dev.outbox.spring.boot;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,25 +34,35 @@ final class OutboxProperties {
     this.values = values;
   }
 
-  /** Reads every {@code outbox.*} and {@code OUTBOX_*} property, resolving placeholders. */
+  /**
+   * Reads every {@code outbox.*} and {@code OUTBOX_*} property, resolving placeholders. A key given
+   * in both forms ({@code outbox.batch-size} in {@code application.yml}, {@code OUTBOX_BATCH_SIZE}
+   * in the environment) is read once, from the source Spring ranks first, as Spring's own binding
+   * would.
+   */
   static OutboxProperties of(ConfigurableEnvironment environment) {
     Map<String, String> values = new TreeMap<>();
+    Set<String> seen = new HashSet<>();
     for (PropertySource<?> source : environment.getPropertySources()) {
       if (!(source instanceof EnumerablePropertySource<?> enumerable)) {
         continue;
       }
       for (String name : enumerable.getPropertyNames()) {
-        boolean dotted = name.startsWith("outbox.");
-        boolean environmentForm = name.startsWith("OUTBOX_");
-        if ((dotted || environmentForm) && !values.containsKey(name)) {
-          String value = environment.getProperty(name);
+        boolean ours = name.startsWith("outbox.") || name.startsWith("OUTBOX_");
+        if (ours && seen.add(normalized(name))) {
+          Object value = source.getProperty(name);
           if (value != null) {
-            values.put(name, value);
+            values.put(name, environment.resolvePlaceholders(String.valueOf(value)));
           }
         }
       }
     }
     return new OutboxProperties(values);
+  }
+
+  /** The key as the environment form writes it: {@code outbox.batch-size} is OUTBOX_BATCH_SIZE. */
+  private static String normalized(String key) {
+    return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
   }
 
   /**

@@ -13,6 +13,7 @@ import dev.outbox.testkit.RequiredServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -139,6 +140,19 @@ class BootKafkaIT {
             http.postForEntity("/actuator/outbox/dead-letters/purge", Map.of(), Map.class)
                 .getStatusCode())
         .as("neither ids nor filters nor all")
+        .isEqualTo(HttpStatus.BAD_REQUEST);
+    assertThat(
+            http.postForEntity(
+                    "/actuator/outbox/dead-letters/purge", Map.of("error", " "), Map.class)
+                .getStatusCode())
+        .as("a blank filter filters nothing: not a purge of everything")
+        .isEqualTo(HttpStatus.BAD_REQUEST);
+    assertThat(
+            http.postForEntity(
+                    "/actuator/outbox/dead-letters/replay",
+                    Map.of("ids", Arrays.asList((String) null)),
+                    Map.class)
+                .getStatusCode())
         .isEqualTo(HttpStatus.BAD_REQUEST);
     assertThat(
             http.postForEntity(
