@@ -157,13 +157,8 @@ public class OutboxEndpoint {
     if (!DEAD_LETTERS.equals(section) || !(replay || "purge".equals(action))) {
       return null;
     }
-    boolean filtered =
-        given(eventType) != null
-            || given(aggregateType) != null
-            || given(aggregateId) != null
-            || given(error) != null
-            || given(since) != null
-            || given(until) != null;
+    DeadLetterQuery query = query(eventType, aggregateType, aggregateId, error, since, until);
+    boolean filtered = !query.equals(DeadLetterQuery.all());
     boolean byIds = ids != null && !ids.isEmpty();
     if (byIds == (filtered || Boolean.TRUE.equals(all))) {
       throw badRequest(
@@ -180,7 +175,6 @@ public class OutboxEndpoint {
       result.put(replay ? "replayed" : "purged", changed);
       return result;
     }
-    DeadLetterQuery query = query(eventType, aggregateType, aggregateId, error, since, until);
     result.put("matched", outbox.deadLetters().count(query));
     int changed =
         replay ? outbox.deadLetters().replayAll(query) : outbox.deadLetters().purgeAll(query);

@@ -124,7 +124,7 @@ final class OutboxProperties {
   }
 
   private static String environmentForm(String name) {
-    return "OUTBOX_" + name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    return normalized("outbox." + name);
   }
 
   private static String firstSegment(String key) {

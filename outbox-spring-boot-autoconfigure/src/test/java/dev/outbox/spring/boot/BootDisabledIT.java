@@ -35,6 +35,15 @@ class BootDisabledIT {
     BootTables.drop(OUTBOX_TABLE, "boot_off_dead_letters");
   }
 
+  private static Map<String, Object> properties() {
+    Map<String, Object> properties = BootTables.database();
+    properties.put("outbox.enabled", "false");
+    properties.put("outbox.outbox-table", OUTBOX_TABLE);
+    properties.put("outbox.dead-letter-table", "boot_off_dead_letters");
+    properties.put("outbox.broker", "kafka");
+    return properties;
+  }
+
   @Test
   void nothingIsWrittenNorStartedAndTheApplicationSavesAsBefore() throws Exception {
     String id = "off-" + UUID.randomUUID();
@@ -42,15 +51,7 @@ class BootDisabledIT {
         new SpringApplicationBuilder(ShopApplication.class)
             .web(WebApplicationType.NONE)
             .bannerMode(Banner.Mode.OFF)
-            .properties(
-                Map.of(
-                    "spring.datasource.url", BootTables.URL,
-                    "spring.datasource.username", "postgres",
-                    "spring.jpa.hibernate.ddl-auto", "update",
-                    "outbox.enabled", "false",
-                    "outbox.outbox-table", OUTBOX_TABLE,
-                    "outbox.dead-letter-table", "boot_off_dead_letters",
-                    "outbox.broker", "kafka"))
+            .properties(properties())
             .run()) {
       assertThat(app.getBeansOfType(Outbox.class)).isEmpty();
       assertThat(app.getBeansOfType(EventPublisher.class)).isEmpty();

@@ -79,11 +79,7 @@ class BootRabbitMqIT {
   }
 
   private static ConfigurableApplicationContext start() {
-    Map<String, Object> properties = new HashMap<>();
-    properties.put("spring.datasource.url", BootTables.URL);
-    properties.put("spring.datasource.username", "postgres");
-    properties.put("spring.jpa.hibernate.ddl-auto", "update");
-    properties.put("spring.jpa.open-in-view", "false");
+    Map<String, Object> properties = BootTables.database();
     properties.put("outbox.broker", "rabbitmq");
     properties.put("outbox.rabbitmq.host", "127.0.0.1");
     properties.put("outbox.rabbitmq.exchange", EXCHANGE);

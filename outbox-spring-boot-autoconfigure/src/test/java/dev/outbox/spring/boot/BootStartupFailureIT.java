@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.outbox.spring.boot.shop.ShopApplication;
 import dev.outbox.testkit.RequiredServer;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,10 +79,7 @@ class BootStartupFailureIT {
 
   /** Starts the application, expects it to fail, and returns the outbox's failure analysis. */
   private static FailureAnalysis startupFailure(ClassLoader loader, String... properties) {
-    Map<String, Object> defaults = new HashMap<>();
-    defaults.put("spring.datasource.url", BootTables.URL);
-    defaults.put("spring.datasource.username", "postgres");
-    defaults.put("spring.jpa.hibernate.ddl-auto", "update");
+    Map<String, Object> defaults = BootTables.database();
     defaults.put("outbox.outbox-table", "boot_fail_outbox");
     defaults.put("outbox.dead-letter-table", "boot_fail_dead_letters");
     defaults.put("outbox.create-schema", "true");

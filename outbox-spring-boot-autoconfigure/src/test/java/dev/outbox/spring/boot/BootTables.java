@@ -5,6 +5,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /** The local PostgreSQL and outbox tables of each test class's own, dropped before it starts. */
@@ -29,12 +31,19 @@ final class BootTables {
     }
   }
 
+  /** The data source and schema handling of every test application, as properties to add to. */
+  static Map<String, Object> database() {
+    Map<String, Object> properties = new HashMap<>();
+    properties.put("spring.datasource.url", URL);
+    properties.put("spring.datasource.username", "postgres");
+    properties.put("spring.jpa.hibernate.ddl-auto", "update");
+    properties.put("spring.jpa.open-in-view", "false");
+    return properties;
+  }
+
   /** The data source, the schema and the outbox's tables and timings for a test application. */
   static void register(DynamicPropertyRegistry registry, String outboxTable, String deadLetters) {
-    registry.add("spring.datasource.url", () -> URL);
-    registry.add("spring.datasource.username", () -> "postgres");
-    registry.add("spring.jpa.hibernate.ddl-auto", () -> "update");
-    registry.add("spring.jpa.open-in-view", () -> "false");
+    database().forEach((key, value) -> registry.add(key, () -> value));
     registry.add("outbox.outbox-table", () -> outboxTable);
     registry.add("outbox.dead-letter-table", () -> deadLetters);
     registry.add("outbox.create-schema", () -> "true");
