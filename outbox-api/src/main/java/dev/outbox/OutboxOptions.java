@@ -73,6 +73,12 @@ public final class OutboxOptions {
   /** Default of {@link #shutdownTimeout()}. */
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
+  /** Default of {@link #brokerProbeInterval()}. */
+  public static final Duration DEFAULT_BROKER_PROBE_INTERVAL = Duration.ofMillis(500);
+
+  /** Default of {@link #brokerOutageTolerance()}. */
+  public static final Duration DEFAULT_BROKER_OUTAGE_TOLERANCE = Duration.ofMinutes(1);
+
   /** Built on first use: the settings records read this class's defaults when they load. */
   private static final class Defaults {
     static final OutboxOptions OPTIONS = new Builder().build();
@@ -86,6 +92,8 @@ public final class OutboxOptions {
   private final EventSerializer serializer;
   private final String instanceId;
   private final Duration shutdownTimeout;
+  private final Duration brokerProbeInterval;
+  private final Duration brokerOutageTolerance;
   private final List<OutboxListener> listeners;
   private final List<HeaderProvider> headerProviders;
 
@@ -98,6 +106,8 @@ public final class OutboxOptions {
     this.serializer = builder.serializer;
     this.instanceId = builder.instanceId != null ? builder.instanceId : defaultInstanceId();
     this.shutdownTimeout = builder.shutdownTimeout;
+    this.brokerProbeInterval = builder.brokerProbeInterval;
+    this.brokerOutageTolerance = builder.brokerOutageTolerance;
     this.listeners = List.copyOf(builder.listeners);
     this.headerProviders = List.copyOf(builder.headerProviders);
   }
@@ -410,6 +420,29 @@ public final class OutboxOptions {
   }
 
   /**
+   * How often the processor tries one message while the broker is unavailable. A failure of the
+   * broker or the connection ({@link PublishException#isBrokerFault()}) counts no attempt against
+   * any message; the processor stops sending, and publishes one due message at this interval until
+   * the broker takes it (or refuses it for the message's own fault), then sends everything at once.
+   *
+   * @return default 500 ms
+   */
+  public Duration brokerProbeInterval() {
+    return brokerProbeInterval;
+  }
+
+  /**
+   * How long a broker outage lasts before {@link Outbox#health()} reports the outbox unhealthy.
+   * Shorter outages only show in the health's details and the outage log lines: the messages wait
+   * in the outbox, nothing is lost.
+   *
+   * @return default 1 min
+   */
+  public Duration brokerOutageTolerance() {
+    return brokerOutageTolerance;
+  }
+
+  /**
    * The listeners told about every publish, failure, dead letter, replay, cleanup and batch.
    *
    * @return default none
@@ -447,6 +480,10 @@ public final class OutboxOptions {
         + instanceId
         + ", shutdownTimeout="
         + shutdownTimeout
+        + ", brokerProbeInterval="
+        + brokerProbeInterval
+        + ", brokerOutageTolerance="
+        + brokerOutageTolerance
         + ", listeners="
         + listeners.size()
         + ", headerProviders="
@@ -483,6 +520,8 @@ public final class OutboxOptions {
     private EventSerializer serializer;
     private String instanceId;
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+    private Duration brokerProbeInterval = DEFAULT_BROKER_PROBE_INTERVAL;
+    private Duration brokerOutageTolerance = DEFAULT_BROKER_OUTAGE_TOLERANCE;
     private final List<OutboxListener> listeners = new ArrayList<>();
     private final List<HeaderProvider> headerProviders = new ArrayList<>();
 
@@ -497,6 +536,8 @@ public final class OutboxOptions {
       serializer = options.serializer;
       instanceId = options.instanceId;
       shutdownTimeout = options.shutdownTimeout;
+      brokerProbeInterval = options.brokerProbeInterval;
+      brokerOutageTolerance = options.brokerOutageTolerance;
       listeners.addAll(options.listeners);
       headerProviders.addAll(options.headerProviders);
     }
@@ -780,6 +821,28 @@ public final class OutboxOptions {
      */
     public Builder shutdownTimeout(Duration timeout) {
       this.shutdownTimeout = OptionChecks.notNegative("shutdownTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#brokerProbeInterval()}.
+     *
+     * @param interval &gt; 0
+     * @return this builder
+     */
+    public Builder brokerProbeInterval(Duration interval) {
+      this.brokerProbeInterval = OptionChecks.positive("brokerProbeInterval", interval);
+      return this;
+    }
+
+    /**
+     * Sets {@link OutboxOptions#brokerOutageTolerance()}.
+     *
+     * @param tolerance &ge; 0; zero reports any broker outage as unhealthy at once
+     * @return this builder
+     */
+    public Builder brokerOutageTolerance(Duration tolerance) {
+      this.brokerOutageTolerance = OptionChecks.notNegative("brokerOutageTolerance", tolerance);
       return this;
     }
 

@@ -76,6 +76,8 @@ final class OutboxOptionsKeys {
             .bool("hold-aggregate-on-dead-letter", (t, v) -> t.builder.holdAggregateOnDeadLetter(v))
             .string("instance-id", (t, v) -> t.builder.instanceId(v))
             .duration("shutdown-timeout", (t, v) -> t.builder.shutdownTimeout(v))
+            .duration("broker-probe-interval", (t, v) -> t.builder.brokerProbeInterval(v))
+            .duration("broker-outage-tolerance", (t, v) -> t.builder.brokerOutageTolerance(v))
             .enumeration("failure-log-level", Level.class, (t, v) -> t.builder.failureLogLevel(v))
             .bool("lease-on-write", (t, v) -> t.builder.leaseOnWrite(v));
     for (String section : ADAPTER_SECTIONS) {

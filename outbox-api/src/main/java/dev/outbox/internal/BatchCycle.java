@@ -12,7 +12,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -97,7 +96,7 @@ final class BatchCycle {
   private final LastError lastError;
   private final Clock clock;
   private final InDoubtHeads inDoubt;
-  private final Outage brokerOutage;
+  private final BrokerGate broker;
 
   BatchCycle(
       OutboxOptions options,
@@ -107,10 +106,10 @@ final class BatchCycle {
       LastError lastError,
       Clock clock,
       InDoubtHeads inDoubt,
-      Outage brokerOutage) {
+      BrokerGate broker) {
     this.options = options;
     this.inDoubt = inDoubt;
-    this.brokerOutage = brokerOutage;
+    this.broker = broker;
     this.store = store;
     this.publishCall = publishCall;
     this.rules = new OutcomeRules(options);
@@ -169,8 +168,27 @@ final class BatchCycle {
    * @return the request
    */
   ClaimRequest claimRequest(boolean newHeads) {
-    return new ClaimRequest(
-        options.instanceId(), options.batchSize(), options.leaseDuration(), newHeads);
+    return claimRequest(newHeads, options.batchSize());
+  }
+
+  /**
+   * A claim of at most {@code limit} messages: one while the broker is probed.
+   *
+   * @param newHeads whether to claim heads nobody holds
+   * @param limit at most this many messages
+   * @return the request
+   */
+  ClaimRequest claimRequest(boolean newHeads, int limit) {
+    return new ClaimRequest(options.instanceId(), limit, options.leaseDuration(), newHeads);
+  }
+
+  /**
+   * Whether a head waits for the final outcome of a send.
+   *
+   * @return {@code true} while one is in doubt
+   */
+  boolean hasDoubts() {
+    return inDoubt.size() > 0;
   }
 
   /**
@@ -187,7 +205,7 @@ final class BatchCycle {
     Sent sent = publishInRounds(batch, claimed.leaseUntil());
     Duration publishTook = Duration.ofNanos(System.nanoTime() - sending);
     if (!sent.abandoned()) {
-      tellBroker(sent.results().values(), sending);
+      broker.tell(sent.results().values(), sending, publishCall.timeout());
     }
     Instant now = clock.instant();
     // A publisher interrupted by close() may still be sending: its messages wait at least until
@@ -219,6 +237,9 @@ final class BatchCycle {
    * @return the outcomes, not yet recorded
    */
   Decided settle(InDoubtHeads.Settled settled) {
+    if (!settled.capped()) {
+      broker.tell(settled.results().values(), System.nanoTime(), publishCall.timeout());
+    }
     Instant now = clock.instant();
     Instant notBefore = settled.capped() ? now.plus(options.leaseDuration()) : now;
     LeasedHead head = settled.head();
@@ -232,39 +253,6 @@ final class BatchCycle {
         byId,
         List.of(outcome),
         Duration.ZERO);
-  }
-
-  /**
-   * What a batch's results say about the broker: it answered when it acknowledged a message or
-   * refused one for good; it is unreachable when every message sent failed retryably or got no
-   * answer in time (a publisher that threw or hung fails them all so). A message the broker refuses
-   * keeps its own failure lines; an unreachable broker is one line for the whole outage.
-   */
-  private void tellBroker(Collection<PublishResult> results, long started) {
-    if (results.isEmpty()) {
-      return; // nothing was sent
-    }
-    PublishResult retryable = null;
-    for (PublishResult result : results) {
-      if (result.isPublished() || (!result.isUncertain() && !result.failure().isRetryable())) {
-        brokerOutage.succeeded();
-        return;
-      }
-      if (retryable == null && !result.isUncertain()) {
-        retryable = result;
-      }
-    }
-    String during =
-        "publishing " + results.size() + (results.size() == 1 ? " message" : " messages");
-    if (retryable == null) {
-      brokerOutage.failed(
-          started,
-          during,
-          "no answer within the publish timeout of " + Outage.format(publishCall.timeout()),
-          null);
-    } else {
-      brokerOutage.failed(started, during, retryable.failure());
-    }
   }
 
   /** The results of a head's messages that were sent. */
@@ -401,6 +389,7 @@ final class BatchCycle {
       List<OutboxMessage> batch, List<PublishResult> results, List<Outcome> outcomes) {
     int published = 0;
     int deadLettered = 0;
+    int held = 0;
     String firstError = null;
     for (int i = 0; i < batch.size(); i++) {
       OutboxMessage message = batch.get(i);
@@ -415,6 +404,10 @@ final class BatchCycle {
       } else if (outcome instanceof Outcome.Failed failed) {
         firstError = firstError == null ? failed.error() : firstError;
         listeners.failed(message, failed.attempts(), result.failure(), failed.nextAttemptAt());
+      } else if (outcome instanceof Outcome.Held waiting) {
+        // The broker's outage, not the message's failure: its lines say so, nothing is counted.
+        firstError = firstError == null ? waiting.error() : firstError;
+        held++;
       } else if (outcome instanceof Outcome.DeadLettered dead) {
         firstError = firstError == null ? dead.error() : firstError;
         deadLettered++;
@@ -426,9 +419,14 @@ final class BatchCycle {
     } else {
       lastError.set(firstError);
       // Nothing published and nothing refused for good: the broker's outage line says it.
-      boolean unreachable = published == 0 && deadLettered == 0;
+      boolean unreachable = held > 0 && published == 0 && deadLettered == 0;
       LOG.atLevel(unreachable ? Level.DEBUG : options.failureLogLevel())
-          .log("Batch of {}: {} published; first error: {}", batch.size(), published, firstError);
+          .log(
+              "Batch of {}: {} published{}; first error: {}",
+              batch.size(),
+              published,
+              held == 0 ? "" : ", " + held + " waiting for the broker",
+              firstError);
     }
     return published;
   }

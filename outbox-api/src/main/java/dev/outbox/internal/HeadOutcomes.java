@@ -47,6 +47,16 @@ final class HeadOutcomes {
             failed.error(),
             after.isNegative() ? Duration.ZERO : after);
       }
+      if (outcome instanceof Outcome.Held held) {
+        // Recorded as a retry that counts nothing: the head keeps its attempts and is due again.
+        Duration after = Duration.between(now, held.nextAttemptAt());
+        return new HeadOutcome.Retry(
+            head.lease(),
+            delivered,
+            held.attempts(),
+            held.error(),
+            after.isNegative() ? Duration.ZERO : after);
+      }
       if (outcome instanceof Outcome.DeadLettered dead) {
         return new HeadOutcome.DeadLettered(
             head.lease(),

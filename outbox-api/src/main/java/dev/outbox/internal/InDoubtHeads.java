@@ -61,7 +61,7 @@ final class InDoubtHeads implements AutoCloseable {
   private final Duration cap;
   private final Runnable onSettled;
   private final Outage storeOutage;
-  private final Outage brokerOutage;
+  private final BrokerGate broker;
   private final ConcurrentLinkedQueue<Settled> settled = new ConcurrentLinkedQueue<>();
   private final Map<Lease, Doubt> open = new ConcurrentHashMap<>();
   private final Set<Lease> lost = ConcurrentHashMap.newKeySet();
@@ -73,22 +73,22 @@ final class InDoubtHeads implements AutoCloseable {
    * @param onSettled told (on any thread) when a head's doubt is over: take it with {@link
    *     #takeSettled()}
    * @param storeOutage told whether renewing leases reached the store
-   * @param brokerOutage whether the broker answers: a head given up at the cap while it does not is
-   *     part of its outage
+   * @param broker whether the broker answers: a head given up at the cap while it does not is part
+   *     of its outage
    */
   InDoubtHeads(
       OutboxOptions options,
       OutboxStore store,
       Runnable onSettled,
       Outage storeOutage,
-      Outage brokerOutage) {
+      BrokerGate broker) {
     this.instanceId = options.instanceId();
     this.store = store;
     this.lease = options.leaseDuration();
     this.cap = options.publishTimeout().multipliedBy(2);
     this.onSettled = onSettled;
     this.storeOutage = storeOutage;
-    this.brokerOutage = brokerOutage;
+    this.broker = broker;
   }
 
   /** The thread that renews leases and ends doubts at the cap, started with the first doubt. */
@@ -162,7 +162,7 @@ final class InDoubtHeads implements AutoCloseable {
       atCap.start();
       // While the broker is unreachable, every head of every batch would say so: its outage line
       // does, once.
-      LOG.atLevel(brokerOutage.isDown() ? Level.DEBUG : Level.ERROR)
+      LOG.atLevel(broker.isOpen() ? Level.ERROR : Level.DEBUG)
           .log(
               "No final outcome for messages of {} within the hard cap of {}; the broker client"
                   + " was recreated, and they fail and are sent again after a lease",
@@ -205,10 +205,14 @@ final class InDoubtHeads implements AutoCloseable {
             : "the final outcome failed: " + outcome.handle((r, e) -> e).join());
   }
 
+  /**
+   * A send that got no final answer: the broker client's or the connection's failure, never the
+   * message's, so it counts no attempt.
+   */
   private static PublishResult failed(PublishResult result, String why) {
     return PublishResult.failed(
         result.messageId(),
-        PublishException.retryable(result.messageId(), result.destination(), why, null));
+        PublishException.brokerUnavailable(result.messageId(), result.destination(), why, null));
   }
 
   /**

@@ -54,6 +54,7 @@ public final class OutboxEngine implements Outbox {
   private final LeasedQueue leased;
   private final InDoubtHeads inDoubt;
   private final Outage storeOutage;
+  private final BrokerGate broker;
   private final WakeSignal wake = new WakeSignal();
   private final AtomicBoolean claimWanted = new AtomicBoolean();
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
@@ -103,11 +104,14 @@ public final class OutboxEngine implements Outbox {
         new PublishCall(
             publisher, options.publishTimeout(), "outbox-publish-" + options.instanceId());
     this.storeOutage = storeOutage(options, outageLog);
-    Outage brokerOutage = brokerOutage(options, publisher, outageLog, brokerQuiet);
-    this.inDoubt = new InDoubtHeads(options, store, wake::signal, storeOutage, brokerOutage);
+    this.broker =
+        new BrokerGate(
+            brokerOutage(options, publisher, outageLog, brokerQuiet),
+            clock,
+            options.brokerProbeInterval());
+    this.inDoubt = new InDoubtHeads(options, store, wake::signal, storeOutage, broker);
     this.cycle =
-        new BatchCycle(
-            options, store, publishCall, listeners, lastError, clock, inDoubt, brokerOutage);
+        new BatchCycle(options, store, publishCall, listeners, lastError, clock, inDoubt, broker);
     this.cleanup = new Cleanup(options, store, clock);
     this.deadLetters =
         new StoreDeadLetterService(
@@ -133,9 +137,9 @@ public final class OutboxEngine implements Outbox {
   }
 
   /**
-   * The broker's outage lines, naming the broker when its adapter does. They say "not accepting
-   * messages": the engine sees per-message failures, and a broker that refuses every message of a
-   * batch retryably looks the same as one that cannot be reached.
+   * The broker's outage lines, naming the broker when its adapter does: it does not take messages,
+   * for a failure of the broker or the connection (unreachable, credentials refused, no answer),
+   * never of a message.
    */
   private static Outage brokerOutage(
       OutboxOptions options, EventPublisher publisher, Logger log, Duration quiet) {
@@ -153,7 +157,9 @@ public final class OutboxEngine implements Outbox {
         options.instanceId(),
         broker + " not accepting messages",
         broker + " accepting messages again",
-        "its messages stay in the outbox and are retried as the retry policy says",
+        "the messages stay in the outbox and count no attempt; one is tried every "
+            + Outage.format(options.brokerProbeInterval())
+            + " until the broker takes it",
         log,
         quiet);
   }
@@ -242,7 +248,10 @@ public final class OutboxEngine implements Outbox {
         dead,
         error == null ? null : error.error(),
         error == null ? null : error.at(),
-        now);
+        now,
+        broker.downSince(),
+        broker.reason(),
+        options.brokerOutageTolerance());
   }
 
   @Override
@@ -313,7 +322,7 @@ public final class OutboxEngine implements Outbox {
    */
   private void loop() {
     boolean claimDue = true;
-    try (Pipeline pipeline = new Pipeline(options, cycle, store, leased, clock, storeOutage)) {
+    try (Pipeline pipeline = new Pipeline(options, cycle, store, leased, clock, broker)) {
       while (state.get() == State.RUNNING) {
         int work = 0;
         long started = System.nanoTime();
@@ -321,9 +330,12 @@ public final class OutboxEngine implements Outbox {
           wake.clear();
           boolean wanted = claimWanted.getAndSet(false);
           synchronized (cycleLock) {
+            boolean brokerWasDown = !broker.isOpen();
             Pipeline.Step step = pipeline.step(claimDue || wanted);
             work = step.work();
             claimDue = step.claimFound() != null ? step.claimFound() : claimDue || wanted;
+            // The broker is back: everything held during its outage is due at once.
+            claimDue |= brokerWasDown && broker.isOpen();
             if (step.storeAnswered()) {
               storeOutage.succeeded();
             }
@@ -394,7 +406,7 @@ public final class OutboxEngine implements Outbox {
    */
   private Boolean idle() {
     try {
-      return wake.await(options.pollInterval());
+      return wake.await(broker.untilProbe(options.pollInterval()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;

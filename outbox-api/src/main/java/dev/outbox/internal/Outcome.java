@@ -50,6 +50,25 @@ sealed interface Outcome {
   }
 
   /**
+   * The broker or the connection failed, not the message ({@link
+   * dev.outbox.PublishException#isBrokerFault()}): no attempt is counted, and the message is due
+   * again at {@code nextAttemptAt} (now, unless the send may still land).
+   *
+   * @param messageId the outbox id
+   * @param attempts the message's failed attempts, unchanged
+   * @param error the failure, shortened for storage
+   * @param nextAttemptAt when the message becomes due again
+   */
+  record Held(UUID messageId, int attempts, String error, Instant nextAttemptAt)
+      implements Outcome {
+    /** Checks the components. */
+    public Held {
+      Objects.requireNonNull(messageId, "messageId");
+      Objects.requireNonNull(nextAttemptAt, "nextAttemptAt");
+    }
+  }
+
+  /**
    * The message is given up: moved to the dead letters in the same transaction.
    *
    * @param messageId the outbox id

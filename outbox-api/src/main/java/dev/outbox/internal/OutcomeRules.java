@@ -35,8 +35,13 @@ final class OutcomeRules {
         return new Outcome.Published(message.id(), now);
       }
       PublishException failure = result.failure();
-      int attempts = message.attempts() + 1;
       String error = describe(failure);
+      if (failure.isBrokerFault()) {
+        // Not the message's fault: its attempts stay as they are, and it waits for the broker.
+        LOG.debug("Broker unavailable for {}, no attempt counted: {}", message.id(), error);
+        return new Outcome.Held(message.id(), message.attempts(), error, later(now, notBefore));
+      }
+      int attempts = message.attempts() + 1;
       if (!failure.isRetryable() || attempts >= options.maxAttempts()) {
         LOG.error(
             "Dead-lettered {} {} of {}/{} after {} attempt(s): {}",
@@ -55,6 +60,10 @@ final class OutcomeRules {
       LOG.debug("Attempt {} of {} failed, next at {}: {}", attempts, message.id(), next, error);
       return new Outcome.Failed(message.id(), attempts, error, next);
     }
+  }
+
+  private static Instant later(Instant one, Instant other) {
+    return one.isAfter(other) ? one : other;
   }
 
   static String describe(Throwable failure) {

@@ -74,21 +74,35 @@ final class Pipeline implements AutoCloseable {
   private final Duration shutdownTimeout;
   private final String instanceId;
   private final LeasedQueue leased;
-  private final Outage storeOutage;
+  private final BrokerGate broker;
   private final int batchSize;
   private final boolean claimAhead;
   private final ExecutorService storeWorker;
   private final Deque<BatchCycle.Claimed> ready = new ArrayDeque<>();
   private final List<BatchCycle.Decided> unrecorded = new ArrayList<>();
-  private final List<BatchCycle.Decided> failedOnce = new ArrayList<>();
+  private final List<Unrecorded> failedOnce = new ArrayList<>();
   private final List<HeadOutcome> releases = new ArrayList<>();
   private boolean followUp;
+  private boolean storeAnswered;
+
+  /**
+   * Outcomes of a batch whose record failed, kept until the store records them: a record is fenced
+   * by its lease's token, so recording it late is never wrong, and dropping it would publish its
+   * messages again.
+   *
+   * @param decided the batch
+   * @param left its head outcomes not recorded yet
+   */
+  private record Unrecorded(BatchCycle.Decided decided, List<HeadOutcome> left) {
+    Unrecorded(BatchCycle.Decided decided) {
+      this(decided, List.copyOf(decided.heads()));
+    }
+  }
 
   /**
    * Creates the pipeline and its store worker.
    *
-   * @param storeOutage whether the store answers: the processor's loop reports to it, the pipeline
-   *     only reads it
+   * @param broker whether to send: while the broker is unavailable, only a probe is sent
    */
   Pipeline(
       OutboxOptions options,
@@ -96,9 +110,9 @@ final class Pipeline implements AutoCloseable {
       OutboxStore store,
       LeasedQueue leased,
       Clock clock,
-      Outage storeOutage) {
+      BrokerGate broker) {
     this.cycle = cycle;
-    this.storeOutage = storeOutage;
+    this.broker = broker;
     this.store = store;
     this.clock = clock;
     this.shutdownTimeout = options.shutdownTimeout();
@@ -126,6 +140,9 @@ final class Pipeline implements AutoCloseable {
    */
   Step step(boolean claimDue) {
     int retried = recordFailedOnce();
+    if (!broker.isOpen()) {
+      return stepWhileBrokerDown(retried);
+    }
     BatchCycle.Claimed sending = withMemory(ready.poll());
     boolean claim = (claimDue || followUp) && ready.isEmpty();
     if (claim) {
@@ -155,10 +172,10 @@ final class Pipeline implements AutoCloseable {
         stored = store(toRecord, released, claim);
       }
     } catch (RuntimeException | Error e) {
-      failedOnce.addAll(toRecord); // the leases still hold; retried on their own next step
-      releases.addAll(released);
+      keepUnrecorded(toRecord, released);
       throw e;
     }
+    storeAnswered = true;
     toRecord.forEach(decided -> cycle.recorded(decided, stored.took()));
     if (!stored.claimed().isEmpty()) {
       ready.add(
@@ -172,6 +189,68 @@ final class Pipeline implements AutoCloseable {
             + stored.claimed().size();
     return new Step(
         work, claim ? !stored.claimed().isEmpty() : null, retried > 0 || stored != Stored.NOTHING);
+  }
+
+  /**
+   * A step while the broker is unavailable: gives back every head held for sending (the claim takes
+   * them again once the broker is back), records what is to be recorded, and once per probe
+   * interval claims one message and sends it, to learn whether the broker takes messages again.
+   */
+  private Step stepWhileBrokerDown(int retried) {
+    ready.forEach(claimed -> releases.addAll(BatchCycle.release(claimed)));
+    ready.clear();
+    followUp = false;
+    leased.drain().forEach(head -> releases.add(HeadOutcomes.released(head)));
+    boolean probe = !cycle.hasDoubts() && broker.takeProbe();
+    List<BatchCycle.Decided> toRecord = new ArrayList<>(unrecorded);
+    unrecorded.clear();
+    toRecord.addAll(cycle.settled());
+    List<HeadOutcome> released = new ArrayList<>(releases);
+    releases.clear();
+    Stored stored;
+    try {
+      stored = probe ? store(toRecord, released, true, 1) : recordOnly(toRecord, released);
+    } catch (RuntimeException | Error e) {
+      keepUnrecorded(toRecord, released);
+      throw e;
+    }
+    storeAnswered |= stored != Stored.NOTHING;
+    toRecord.forEach(decided -> cycle.recorded(decided, stored.took()));
+    if (!stored.claimed().isEmpty()) {
+      unrecorded.add(
+          cycle.publish(
+              new BatchCycle.Claimed(
+                  stored.claimed(),
+                  stored.leaseUntil(),
+                  stored.latestLeaseUntil(),
+                  stored.took())));
+    }
+    int work = retried + count(toRecord) + released.size() + stored.claimed().size();
+    return new Step(
+        work, probe ? !stored.claimed().isEmpty() : null, stored != Stored.NOTHING || retried > 0);
+  }
+
+  /** Records outcomes and releases without continuing any head: nothing is sent meanwhile. */
+  private Stored recordOnly(List<BatchCycle.Decided> toRecord, List<HeadOutcome> released) {
+    List<HeadOutcome> outcomes = new ArrayList<>(released);
+    toRecord.forEach(decided -> outcomes.addAll(decided.heads()));
+    if (outcomes.isEmpty()) {
+      return Stored.NOTHING;
+    }
+    long start = System.nanoTime();
+    try {
+      store.record(outcomes);
+    } catch (RuntimeException e) {
+      throw new StoreFailure(e);
+    }
+    return new Stored(List.of(), null, null, Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  /** Keeps what a failed store transaction did not record, for the next steps. */
+  private void keepUnrecorded(List<BatchCycle.Decided> toRecord, List<HeadOutcome> released) {
+    storeAnswered = false;
+    toRecord.forEach(decided -> failedOnce.add(new Unrecorded(decided)));
+    releases.addAll(released); // the leases still hold; retried on their own next step
   }
 
   /**
@@ -192,11 +271,13 @@ final class Pipeline implements AutoCloseable {
   }
 
   /**
-   * Records outcomes whose record failed once (together with a claim), now apart from any claim and
-   * without continuing any head; when that fails too, one outcome per transaction, and drops those
-   * the store still refuses: their messages are published again once their lease runs out. An
-   * outcome the database refuses for good must not stop every claim after it, nor take its batch
-   * down with it.
+   * Records outcomes whose record failed, now apart from any claim and without continuing any head;
+   * when that fails too, one head at a time. While the store does not answer they are kept, however
+   * long that lasts: each record is fenced by its lease's token, so a late one is applied only
+   * while the lease is still this processor's, and dropping it would publish its messages again. An
+   * outcome that fails while the store answers other transactions is refused for good and dropped
+   * (its messages are published again once their lease runs out), so that it cannot stop every
+   * record after it.
    *
    * @return how many outcomes were recorded
    */
@@ -204,47 +285,78 @@ final class Pipeline implements AutoCloseable {
     if (failedOnce.isEmpty()) {
       return 0;
     }
-    List<BatchCycle.Decided> retry = List.copyOf(failedOnce);
+    boolean answeredSince = storeAnswered;
+    storeAnswered = false;
+    List<Unrecorded> retry = List.copyOf(failedOnce);
     failedOnce.clear();
     try {
       long start = System.nanoTime();
       List<HeadOutcome> outcomes = new ArrayList<>();
-      retry.forEach(decided -> outcomes.addAll(decided.heads()));
+      retry.forEach(kept -> outcomes.addAll(kept.left()));
       store.record(outcomes);
       Duration took = Duration.ofNanos(System.nanoTime() - start);
-      retry.forEach(decided -> cycle.recorded(decided, took));
-      return count(retry);
+      retry.forEach(kept -> cycle.recorded(kept.decided(), took));
+      storeAnswered = true;
+      return outcomes.size();
     } catch (RuntimeException e) {
-      LOG.debug("Recording {} outcomes failed again; recording them one by one", count(retry), e);
+      LOG.debug("Recording {} kept outcomes failed; recording them one by one", retry.size(), e);
     }
+    return recordOneByOne(retry, answeredSince);
+  }
+
+  /**
+   * Records kept outcomes one head at a time. While nothing is known to have reached the store, the
+   * first failure ends the round and the rest wait untried, first failure last, so that one outcome
+   * the store refuses cannot hide behind an unreachable store forever.
+   */
+  private int recordOneByOne(List<Unrecorded> retry, boolean answeredSince) {
     int recorded = 0;
-    RuntimeException refused = null;
     int dropped = 0;
-    for (BatchCycle.Decided decided : retry) {
-      for (HeadOutcome outcome : decided.heads()) {
+    RuntimeException refused = null;
+    boolean storeUp = answeredSince;
+    boolean stopped = false;
+    List<Unrecorded> keep = new ArrayList<>();
+    List<Unrecorded> failedFirst = new ArrayList<>();
+    for (Unrecorded kept : retry) {
+      List<HeadOutcome> left = new ArrayList<>();
+      boolean failedHere = false;
+      for (HeadOutcome outcome : kept.left()) {
+        if (stopped) {
+          left.add(outcome);
+          continue;
+        }
         try {
           store.record(List.of(outcome));
           recorded++;
+          storeUp = true;
         } catch (RuntimeException e) {
           refused = e;
-          dropped++;
+          failedHere = true;
+          if (storeUp) {
+            dropped++;
+          } else {
+            left.add(outcome);
+            stopped = true;
+          }
         }
       }
+      if (!left.isEmpty()) {
+        (failedHere ? failedFirst : keep).add(new Unrecorded(kept.decided(), left));
+      }
     }
-    if (refused != null && storeOutage.isDown()) {
-      // The store's outage is logged already: one line for what it costs, the stack at debug.
-      LOG.info(
-          "Dropped {} head outcomes that could not be recorded while the store is unreachable"
-              + " ({}); their messages are published again once their lease runs out",
-          dropped,
-          Outage.reason(refused));
-      LOG.debug("Recording {} head outcomes failed", dropped, refused);
-    } else if (refused != null) {
+    failedOnce.addAll(keep);
+    failedOnce.addAll(failedFirst);
+    storeAnswered |= recorded > 0;
+    if (dropped > 0) {
       LOG.warn(
-          "Dropped {} head outcomes the store refused twice; their messages are published again"
-              + " once their lease runs out",
+          "Dropped {} head outcomes the store refused while it answered; their messages are"
+              + " published again once their lease runs out",
           dropped,
           refused);
+    } else if (refused != null) {
+      LOG.debug(
+          "Keeping head outcomes of {} batches until the store records them",
+          keep.size() + failedFirst.size());
     }
     return recorded;
   }
@@ -259,13 +371,18 @@ final class Pipeline implements AutoCloseable {
    */
   private Stored store(
       List<BatchCycle.Decided> toRecord, List<HeadOutcome> released, boolean claim) {
+    return store(toRecord, released, claim, batchSize);
+  }
+
+  private Stored store(
+      List<BatchCycle.Decided> toRecord, List<HeadOutcome> released, boolean claim, int limit) {
     long start = System.nanoTime();
     List<HeadOutcome> outcomes = new ArrayList<>(released);
     toRecord.forEach(decided -> outcomes.addAll(decided.heads()));
     if (outcomes.isEmpty() && !claim) {
       return Stored.NOTHING;
     }
-    ClaimRequest request = cycle.claimRequest(claim);
+    ClaimRequest request = cycle.claimRequest(claim, limit);
     // Claimed heads get the whole lease, continued ones at least its kept part: a publish counts on
     // the less, a head given up after an abandoned call waits for the more.
     Instant now = clock.instant();
@@ -328,7 +445,7 @@ final class Pipeline implements AutoCloseable {
     unrecorded.addAll(cycle.settled());
     List<HeadOutcome> outcomes = new ArrayList<>(releases);
     releases.clear();
-    unrecorded.addAll(failedOnce);
+    failedOnce.forEach(kept -> outcomes.addAll(kept.left()));
     failedOnce.clear();
     unrecorded.forEach(decided -> outcomes.addAll(decided.heads()));
     ready.forEach(claimed -> outcomes.addAll(BatchCycle.release(claimed)));

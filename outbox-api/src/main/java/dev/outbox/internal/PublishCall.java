@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Calls the publisher on a worker thread and turns whatever happens into exactly one result per
- * message: a publisher that throws, hangs past the timeout, or returns too few results produces
- * retryable failures, never an exception.
+ * message, never an exception: a publisher that throws or is interrupted fails the whole batch as a
+ * {@linkplain PublishException#isBrokerFault() broker fault} (its client failed, not a message),
+ * one that hangs past the timeout leaves the batch uncertain, and a result missing for a message is
+ * a retryable failure of that message.
  */
 final class PublishCall implements AutoCloseable {
 
@@ -208,13 +210,13 @@ final class PublishCall implements AutoCloseable {
 
   private static List<PublishResult> failAll(
       List<OutboxMessage> batch, String reason, Throwable cause) {
-    // Per batch: the engine logs the broker's outage once (BatchCycle), this goes to debug.
+    // Per batch: the engine logs the broker's outage once (BrokerGate), this goes to debug.
     LOG.debug("Publishing a batch of {} failed: {}", batch.size(), reason, cause);
     List<PublishResult> results = new ArrayList<>(batch.size());
     for (OutboxMessage message : batch) {
       results.add(
           PublishResult.failed(
-              message.id(), PublishException.retryable(message.id(), null, reason, cause)));
+              message.id(), PublishException.brokerUnavailable(message.id(), null, reason, cause)));
     }
     return results;
   }

@@ -58,6 +58,7 @@ public final class FlakyStore implements OutboxStore {
   private final List<Transaction> transactions = new CopyOnWriteArrayList<>();
   private volatile boolean refuseInterrupted;
   private volatile String unrecordable;
+  private volatile boolean down;
 
   /**
    * Wraps a store.
@@ -77,6 +78,18 @@ public final class FlakyStore implements OutboxStore {
    */
   public FlakyStore failNextClaims(int count) {
     failingClaims.set(count);
+    return this;
+  }
+
+  /**
+   * Takes the database away: every claim, record, renewal and stats call throws, changing nothing,
+   * until it is back.
+   *
+   * @param unreachable whether the database is away
+   * @return this store
+   */
+  public FlakyStore down(boolean unreachable) {
+    down = unreachable;
     return this;
   }
 
@@ -210,6 +223,9 @@ public final class FlakyStore implements OutboxStore {
   }
 
   private void refuseIfInterrupted() {
+    if (down) {
+      throw new IllegalStateException("database unreachable (scripted outage)");
+    }
     if (refuseInterrupted && Thread.currentThread().isInterrupted()) {
       throw new IllegalStateException("interrupted while waiting for a connection (scripted)");
     }
@@ -224,12 +240,13 @@ public final class FlakyStore implements OutboxStore {
 
   @Override
   public List<Lease> renew(String instanceId, Collection<Lease> leases, Duration lease) {
+    refuseIfInterrupted();
     return store.renew(instanceId, leases, lease);
   }
 
   @Override
   public OutboxStats stats() {
-    if (failingClaims.get() > 0) {
+    if (failingClaims.get() > 0 || down) {
       throw new IllegalStateException("database unreachable (scripted)");
     }
     return store.stats();

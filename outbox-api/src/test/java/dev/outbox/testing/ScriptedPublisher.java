@@ -33,7 +33,9 @@ public final class ScriptedPublisher implements EventPublisher {
     /** A failure a retry may fix. */
     RETRYABLE_FAILURE,
     /** A failure no retry can fix. */
-    PERMANENT_FAILURE
+    PERMANENT_FAILURE,
+    /** The broker or the connection failed, not the message: it counts no attempt. */
+    BROKER_DOWN
   }
 
   /** What one whole call does. */
@@ -62,6 +64,7 @@ public final class ScriptedPublisher implements EventPublisher {
   private final AtomicInteger interrupted = new AtomicInteger();
   private final CountDownLatch released = new CountDownLatch(1);
   private final CountDownLatch blocking = new CountDownLatch(1);
+  private volatile boolean brokerDown;
   private Random random;
   private double failureRate;
 
@@ -158,6 +161,11 @@ public final class ScriptedPublisher implements EventPublisher {
                     message.id(),
                     PublishException.retryable(
                         message.id(), "test-topic", "broker unavailable", null));
+            case BROKER_DOWN ->
+                PublishResult.failed(
+                    message.id(),
+                    PublishException.brokerUnavailable(
+                        message.id(), "test-topic", "connection refused", null));
             case PERMANENT_FAILURE ->
                 PublishResult.failed(
                     message.id(),
@@ -172,6 +180,9 @@ public final class ScriptedPublisher implements EventPublisher {
   }
 
   private Result nextResult(UUID id) {
+    if (brokerDown) {
+      return Result.BROKER_DOWN;
+    }
     Queue<Result> scripted = perMessage.get(id);
     if (scripted != null && !scripted.isEmpty()) {
       return scripted.poll();
@@ -180,6 +191,18 @@ public final class ScriptedPublisher implements EventPublisher {
       return Result.RETRYABLE_FAILURE;
     }
     return Result.SUCCESS;
+  }
+
+  /**
+   * Takes the broker away: every message fails as a broker fault, scripted ones too (their script
+   * waits), until it is back.
+   *
+   * @param down whether the broker is away
+   * @return this publisher
+   */
+  public ScriptedPublisher brokerDown(boolean down) {
+    this.brokerDown = down;
+    return this;
   }
 
   /** Lets blocked and hanging calls go on. */

@@ -1,0 +1,156 @@
+package dev.outbox.internal;
+
+import dev.outbox.PublishException;
+import dev.outbox.spi.PublishResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+
+/**
+ * Whether the processor sends to the broker, or waits out its outage. It closes when a batch shows
+ * that the broker or the connection failed, not a message: a {@linkplain
+ * PublishException#isBrokerFault() broker fault} with nothing acknowledged, or every send without
+ * an answer in time. While it is closed the processor sends nothing but one message every probe
+ * interval, counts no attempt, and gives back every head it holds; it opens when the broker
+ * acknowledges a message or refuses one for the message's own fault, and the processor then sends
+ * everything at once. Its outage is one warning when it starts and one info line when it ends
+ * ({@link Outage}). Thread-safe: the processor and the thread that settles sends in doubt report to
+ * it.
+ */
+final class BrokerGate {
+
+  private final Outage outage;
+  private final Clock clock;
+  private final long probeNanos;
+  private Instant downSince;
+  private String reason;
+  private long nextProbe;
+
+  /**
+   * An open gate.
+   *
+   * @param outage the broker's outage lines
+   * @param clock the clock of {@link #downSince()}
+   * @param probeInterval how often to try one message while closed
+   */
+  BrokerGate(Outage outage, Clock clock, Duration probeInterval) {
+    this.outage = outage;
+    this.clock = clock;
+    this.probeNanos = probeInterval.toNanos();
+  }
+
+  /**
+   * Reads what a batch's results say about the broker.
+   *
+   * @param results the final or uncertain results of the messages sent; none: nothing to say
+   * @param started when the sending started, from {@link System#nanoTime()}
+   * @param publishTimeout the publish timeout, for the reason of sends without an answer
+   */
+  void tell(Collection<PublishResult> results, long started, Duration publishTimeout) {
+    if (results.isEmpty()) {
+      return;
+    }
+    PublishException brokerFault = null;
+    boolean answered = false;
+    boolean allUncertain = true;
+    for (PublishResult result : results) {
+      if (result.isPublished()) {
+        answered();
+        return;
+      }
+      allUncertain &= result.isUncertain();
+      if (result.isUncertain()) {
+        continue;
+      }
+      if (result.failure().isBrokerFault()) {
+        brokerFault = brokerFault == null ? result.failure() : brokerFault;
+      } else {
+        answered = true;
+      }
+    }
+    String during =
+        "publishing " + results.size() + (results.size() == 1 ? " message" : " messages");
+    if (brokerFault != null) {
+      unavailable(started, during, Outage.reason(brokerFault), brokerFault);
+    } else if (answered) {
+      answered();
+    } else if (allUncertain) {
+      unavailable(
+          started,
+          during,
+          "no answer within the publish timeout of " + Outage.format(publishTimeout),
+          null);
+    }
+  }
+
+  /** The broker took a message, or refused one for the message's own fault. */
+  synchronized void answered() {
+    outage.succeeded();
+    downSince = null;
+    reason = null;
+  }
+
+  private synchronized void unavailable(long started, String during, String why, Throwable error) {
+    outage.failed(started, during, why, error);
+    if (downSince == null) {
+      downSince = clock.instant().minusNanos(Math.max(0, System.nanoTime() - started));
+      nextProbe = System.nanoTime() + probeNanos;
+    }
+    reason = why;
+  }
+
+  /**
+   * Whether the processor sends.
+   *
+   * @return {@code false} during a broker outage
+   */
+  synchronized boolean isOpen() {
+    return downSince == null;
+  }
+
+  /**
+   * Whether it is time to try one message: while closed, once per probe interval.
+   *
+   * @return {@code true} at most once per interval, and never while open
+   */
+  synchronized boolean takeProbe() {
+    if (downSince == null || System.nanoTime() - nextProbe < 0) {
+      return false;
+    }
+    nextProbe = System.nanoTime() + probeNanos;
+    return true;
+  }
+
+  /**
+   * How long until the next probe, for the processor's wait.
+   *
+   * @param atMost the longest wait
+   * @return the time left, at most {@code atMost}; {@code atMost} while open
+   */
+  synchronized Duration untilProbe(Duration atMost) {
+    if (downSince == null) {
+      return atMost;
+    }
+    Duration left = Duration.ofNanos(Math.max(0, nextProbe - System.nanoTime()));
+    return left.compareTo(atMost) < 0 ? left : atMost;
+  }
+
+  /**
+   * When the outage started.
+   *
+   * @return the start of the first failed send, or {@code null} while open
+   */
+  synchronized Instant downSince() {
+    return downSince;
+  }
+
+  /**
+   * Why the broker is unavailable.
+   *
+   * @return the last failure's reason in one line, or {@code null} while open
+   */
+  synchronized String reason() {
+    return reason;
+  }
+}
