@@ -3,6 +3,7 @@ package dev.outbox.internal;
 import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.PublishException;
+import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.PublishResult;
 import java.time.Instant;
 import org.slf4j.Logger;
@@ -39,7 +40,11 @@ final class OutcomeRules {
       if (failure.isBrokerFault()) {
         // Not the message's fault: its attempts stay as they are, and it waits for the broker.
         LOG.debug("Broker unavailable for {}, no attempt counted: {}", message.id(), error);
-        return new Outcome.Held(message.id(), message.attempts(), error, later(now, notBefore));
+        return new Outcome.Held(
+            message.id(),
+            message.attempts(),
+            shorten(AggregateCounts.BROKER_UNAVAILABLE + error),
+            later(now, notBefore));
       }
       int attempts = message.attempts() + 1;
       if (!failure.isRetryable() || attempts >= options.maxAttempts()) {
@@ -77,8 +82,10 @@ final class OutcomeRules {
         break;
       }
     }
-    return text.length() <= MAX_ERROR_LENGTH
-        ? text.toString()
-        : text.substring(0, MAX_ERROR_LENGTH);
+    return shorten(text.toString());
+  }
+
+  private static String shorten(String error) {
+    return error.length() <= MAX_ERROR_LENGTH ? error : error.substring(0, MAX_ERROR_LENGTH);
   }
 }

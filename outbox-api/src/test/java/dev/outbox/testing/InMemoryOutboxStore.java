@@ -568,6 +568,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
     Instant now = clock.instant();
     long retrying = 0;
     long held = 0;
+    long waitingForBroker = 0;
     Map<String, Long> leases = new HashMap<>();
     for (HeadState head : heads.values()) {
       boolean leased = head.claimedBy != null && head.availableAt.isAfter(now);
@@ -576,11 +577,14 @@ public final class InMemoryOutboxStore implements OutboxStore {
       }
       if (head.held) {
         held++;
-      } else if (head.pending() && head.attempts > 0 && head.claimedBy == null) {
-        retrying++;
+      } else if (head.pending() && head.claimedBy == null) {
+        retrying += head.attempts > 0 ? 1 : 0;
+        boolean broker =
+            head.lastError != null && head.lastError.startsWith(AggregateCounts.BROKER_UNAVAILABLE);
+        waitingForBroker += broker ? 1 : 0;
       }
     }
-    return new AggregateCounts(retrying, held, leases);
+    return new AggregateCounts(retrying, held, leases, waitingForBroker);
   }
 
   @Override

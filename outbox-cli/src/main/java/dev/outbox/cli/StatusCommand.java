@@ -21,8 +21,8 @@ import picocli.CommandLine.Option;
     name = "status",
     description = {
       "Shows what waits in the outbox: pending messages and the age of the oldest, aggregates"
-          + " waiting for a retry or held at a dead letter, leases per processor instance, and"
-          + " dead letters.",
+          + " waiting for a retry, waiting out a broker outage or held at a dead letter, leases"
+          + " per processor instance, and dead letters.",
       "The age is measured on this machine's clock."
     })
 final class StatusCommand implements Callable<Integer> {
@@ -107,6 +107,7 @@ final class StatusCommand implements Callable<Integer> {
     node.put("lagSeconds", status.lag().toMillis() / 1000.0);
     node.put("aggregatesRetrying", status.aggregates().retrying());
     node.put("aggregatesHeld", status.aggregates().held());
+    node.put("aggregatesWaitingForBroker", status.aggregates().waitingForBroker());
     node.put("deadLetters", status.stats().deadLetters());
     ObjectNode leases = node.putObject("leases");
     status.aggregates().leasesByInstance().forEach(leases::put);
@@ -124,6 +125,14 @@ final class StatusCommand implements Callable<Integer> {
         oldest == null ? "-" : Text.duration(status.lag()) + " old (written " + oldest + ")");
     row(out, "retrying", count(status.aggregates().retrying(), "aggregate"));
     row(out, "held", count(status.aggregates().held(), "aggregate") + " at a dead letter");
+    long waiting = status.aggregates().waitingForBroker();
+    row(
+        out,
+        "broker outage",
+        waiting == 0
+            ? "-"
+            : count(waiting, "aggregate")
+                + " last failed because the broker was unavailable (no attempt counted)");
     row(out, "dead letters", Long.toString(status.stats().deadLetters()));
     Map<String, Long> leases = status.aggregates().leasesByInstance();
     row(

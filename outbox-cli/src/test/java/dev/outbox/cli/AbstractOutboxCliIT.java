@@ -9,6 +9,7 @@ import dev.outbox.DeadLetterQuery;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxMessage;
 import dev.outbox.hibernate.HibernateOutbox;
+import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.ClaimRequest;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.HeadOutcome;
@@ -101,9 +102,16 @@ abstract class AbstractOutboxCliIT {
             // orders 2: failed once, waits for its retry
             new HeadOutcome.Retry(orders.get(2).lease(), 0, 1, "timed out", Duration.ofMinutes(5)),
             // orders 3: released, claimed next by worker-b
-            new HeadOutcome.Released(orders.get(3).lease(), 0)));
+            new HeadOutcome.Released(orders.get(3).lease(), 0),
+            // orders 4: its send failed for a broker outage, no attempt counted; due again
+            new HeadOutcome.Retry(
+                orders.get(4).lease(),
+                0,
+                0,
+                AggregateCounts.BROKER_UNAVAILABLE + "connection refused",
+                Duration.ofMinutes(5))));
     assertThat(claim("worker-b", 100)).hasSize(1);
-    // worker-a keeps orders 4 and 5 and both payments aggregates
+    // worker-a keeps orders 5 and both payments aggregates
     return Map.of("full", full, "large", large);
   }
 
@@ -127,7 +135,8 @@ abstract class AbstractOutboxCliIT {
     assertThat(status.get("lagSeconds").asDouble()).isPositive();
     assertThat(status.get("aggregatesRetrying").asLong()).isEqualTo(1);
     assertThat(status.get("aggregatesHeld").asLong()).isEqualTo(1);
-    assertThat(status.get("leases").get("worker-a").asLong()).isEqualTo(4);
+    assertThat(status.get("aggregatesWaitingForBroker").asLong()).isEqualTo(1);
+    assertThat(status.get("leases").get("worker-a").asLong()).isEqualTo(3);
     assertThat(status.get("leases").get("worker-b").asLong()).isEqualTo(1);
     assertThat(status.get("leases").size()).isEqualTo(2);
 
@@ -137,9 +146,11 @@ abstract class AbstractOutboxCliIT {
         .containsPattern("pending +9 messages")
         .containsPattern("retrying +1 aggregate\\b")
         .containsPattern("held +1 aggregate at a dead letter")
+        .containsPattern(
+            "broker outage +1 aggregate last failed because the broker was unavailable")
         .containsPattern("dead letters +2")
-        .containsPattern("leases +5 held by 2 instances")
-        .containsPattern("worker-a +4")
+        .containsPattern("leases +4 held by 2 instances")
+        .containsPattern("worker-a +3")
         .containsPattern("worker-b +1");
   }
 

@@ -54,6 +54,15 @@ final class HealthCache {
     return lag.getSeconds() + lag.getNano() / 1e9;
   }
 
+  /**
+   * How long this instance's broker has been unavailable, in seconds: 0 while it takes messages.
+   * Known even when the store cannot be read: the processor knows it.
+   */
+  double brokerOutageSeconds() {
+    Duration outage = get().brokerOutage();
+    return outage.getSeconds() + outage.getNano() / 1e9;
+  }
+
   private static boolean waitingIsUnknown(OutboxHealth h) {
     return h.deliveryMode() == DeliveryMode.CDC || h.pending() < 0;
   }

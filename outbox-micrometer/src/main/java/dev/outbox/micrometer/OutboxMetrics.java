@@ -49,8 +49,9 @@ import java.util.concurrent.TimeUnit;
  *       outbox.record.duration}: the three steps of a cycle
  *   <li>counters {@code outbox.dead.letters.replayed}, {@code outbox.messages.deleted} (by cleanup)
  *   <li>after {@link #watch(Outbox)}: gauges {@code outbox.messages.pending}, {@code
- *       outbox.dead.letters}, and time gauge {@code outbox.lag}, the age of the oldest pending
- *       message
+ *       outbox.dead.letters}, and time gauges {@code outbox.lag}, the age of the oldest pending
+ *       message, and {@code outbox.broker.outage}, how long this instance's broker has been
+ *       unavailable (0 while it takes messages)
  * </ul>
  *
  * <p>A gauge whose value the outbox does not know shows {@link Double#NaN}: all three when the
@@ -171,6 +172,13 @@ public final class OutboxMetrics implements OutboxListener {
         .description(
             "Age of the oldest pending message, 0 when none waits; NaN when the store cannot be"
                 + " read, and in CDC mode")
+        .tags(tags)
+        .register(registry);
+    TimeGauge.builder(
+            "outbox.broker.outage", health, TimeUnit.SECONDS, HealthCache::brokerOutageSeconds)
+        .description(
+            "How long this instance's broker has been unavailable (a failure of the broker or"
+                + " the connection, counting no attempt); 0 while it takes messages")
         .tags(tags)
         .register(registry);
     return this;

@@ -52,6 +52,25 @@ final class FakeOutbox implements Outbox {
         CHECKED_AT);
   }
 
+  /** A processor whose broker has been unavailable for {@code outage}. */
+  static FakeOutbox brokerDownFor(Duration outage) {
+    OutboxHealth up = health(DeliveryMode.POLLING, 5, Duration.ofSeconds(40), 0);
+    return new FakeOutbox(
+        new OutboxHealth(
+            up.running(),
+            up.deliveryMode(),
+            up.instanceId(),
+            up.pending(),
+            up.lag(),
+            up.deadLetters(),
+            "connection refused",
+            CHECKED_AT,
+            CHECKED_AT,
+            CHECKED_AT.minus(outage),
+            "connection refused",
+            Duration.ofMinutes(1)));
+  }
+
   /** From now on the snapshot of another fake, e.g. {@code unreadable().health()}. */
   void setHealth(OutboxHealth health) {
     this.health = health;

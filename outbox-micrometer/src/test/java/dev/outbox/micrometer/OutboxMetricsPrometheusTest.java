@@ -36,6 +36,7 @@ class OutboxMetricsPrometheusTest {
             "outbox_batch_size_count",
             "outbox_batch_size_max",
             "outbox_batch_size_sum",
+            "outbox_broker_outage_seconds",
             "outbox_claim_duration_seconds_count",
             "outbox_claim_duration_seconds_max",
             "outbox_claim_duration_seconds_sum",
@@ -90,6 +91,7 @@ class OutboxMetricsPrometheusTest {
             "outbox_batch_size_sum{service=\"orders\"} 3.0",
             "outbox_batch_size_max{service=\"orders\"} 3.0",
             "outbox_lag_seconds{service=\"orders\"} 2.5",
+            "outbox_broker_outage_seconds{service=\"orders\"} 0.0",
             "outbox_messages_pending{service=\"orders\"} 3.0",
             "outbox_dead_letters{service=\"orders\"} 1.0");
   }

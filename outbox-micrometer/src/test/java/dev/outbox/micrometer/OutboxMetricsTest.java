@@ -62,6 +62,18 @@ class OutboxMetricsTest {
   }
 
   @Test
+  void brokerOutageGaugeShowsHowLongTheBrokerHasBeenUnavailable() {
+    FakeOutbox outbox = FakeOutbox.brokerDownFor(Duration.ofSeconds(90));
+    OutboxMetrics.builder(registry).healthTtl(Duration.ZERO).build().watch(outbox);
+
+    assertThat(registry.get("outbox.broker.outage").timeGauge().value(TimeUnit.SECONDS))
+        .isEqualTo(90);
+
+    outbox.setHealth(FakeOutbox.polling(3, Duration.ZERO, 0).health());
+    assertThat(registry.get("outbox.broker.outage").timeGauge().value(TimeUnit.SECONDS)).isZero();
+  }
+
+  @Test
   void aZeroTtlReadsTheHealthOnEveryPoll() {
     FakeOutbox outbox = FakeOutbox.polling(3, Duration.ofSeconds(2), 1);
     OutboxMetrics.builder(registry).healthTtl(Duration.ZERO).build().watch(outbox);

@@ -42,10 +42,13 @@ final class StatsQuery {
             + " AND m.seq = h.delivered_seq + 1 WHERE h.write_seq > h.delivered_seq";
     this.deadLetters = "SELECT COUNT(*) FROM " + options.deadLetterTable();
     this.aggregates =
-        "SELECT COALESCE(SUM(CASE WHEN held THEN 0 ELSE 1 END), 0),"
-            + " COALESCE(SUM(CASE WHEN held THEN 1 ELSE 0 END), 0) FROM "
+        "SELECT COALESCE(SUM(CASE WHEN held OR attempts = 0 THEN 0 ELSE 1 END), 0),"
+            + " COALESCE(SUM(CASE WHEN held THEN 1 ELSE 0 END), 0),"
+            + " COALESCE(SUM(CASE WHEN NOT held AND last_error LIKE ? THEN 1 ELSE 0 END), 0)"
+            + " FROM "
             + heads
-            + " WHERE held OR (attempts > 0 AND claimed_by IS NULL AND write_seq > delivered_seq)";
+            + " WHERE held OR ((attempts > 0 OR last_error LIKE ?) AND claimed_by IS NULL"
+            + " AND write_seq > delivered_seq)";
     this.leases =
         "SELECT claimed_by, COUNT(*) FROM "
             + heads
@@ -59,11 +62,17 @@ final class StatsQuery {
     database.prepareShortQueries(connection);
     long retrying;
     long held;
-    try (PreparedStatement statement = connection.prepareStatement(aggregates);
-        ResultSet rows = statement.executeQuery()) {
-      rows.next();
-      retrying = rows.getLong(1);
-      held = rows.getLong(2);
+    long waitingForBroker;
+    try (PreparedStatement statement = connection.prepareStatement(aggregates)) {
+      String brokerError = AggregateCounts.BROKER_UNAVAILABLE + "%";
+      statement.setString(1, brokerError);
+      statement.setString(2, brokerError);
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        retrying = rows.getLong(1);
+        held = rows.getLong(2);
+        waitingForBroker = rows.getLong(3);
+      }
     }
     Map<String, Long> byInstance = new HashMap<>();
     try (PreparedStatement statement = connection.prepareStatement(leases);
@@ -72,7 +81,7 @@ final class StatsQuery {
         byInstance.put(rows.getString(1), rows.getLong(2));
       }
     }
-    return new AggregateCounts(retrying, held, byInstance);
+    return new AggregateCounts(retrying, held, byInstance, waitingForBroker);
   }
 
   OutboxStats read(Connection connection) throws SQLException {

@@ -8,10 +8,12 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * The {@code outbox} health: UP while the processor runs (in CDC mode: cleanup) and the store can
- * be read; DOWN when it does not run, when the store cannot be read, or when the oldest pending
- * message is older than {@code outbox.health.max-lag} (when set). Details: delivery mode, instance,
- * pending, lag, dead letters, last error and its time. Dead letters alone never make it DOWN: they
- * are waiting for a person, not a failing service.
+ * be read; DOWN when it does not run, when the store cannot be read, when the broker has been
+ * unavailable for longer than {@code outbox.broker-outage-tolerance} (1 min by default), or when
+ * the oldest pending message is older than {@code outbox.health.max-lag} (when set). Details:
+ * delivery mode, instance, pending, lag, dead letters, last error and its time, and during a broker
+ * outage its start and reason. Dead letters alone never make it DOWN: they are waiting for a
+ * person, not a failing service.
  */
 public final class OutboxHealthIndicator extends AbstractHealthIndicator {
 
@@ -48,6 +50,12 @@ public final class OutboxHealthIndicator extends AbstractHealthIndicator {
         .withDetail("deadLetters", health.deadLetters());
     if (maxLag != null) {
       builder.withDetail("maxLag", maxLag.toString());
+    }
+    if (health.brokerUnavailableSince() != null) {
+      builder.withDetail("brokerUnavailableSince", health.brokerUnavailableSince().toString());
+      builder.withDetail(
+          "brokerUnavailableReason", String.valueOf(health.brokerUnavailableReason()));
+      builder.withDetail("brokerOutageTolerance", health.brokerOutageTolerance().toString());
     }
     if (health.lastError() != null) {
       builder.withDetail("lastError", health.lastError());
