@@ -36,6 +36,7 @@ public class PublishException extends OutboxException {
   private final String destination;
   private final boolean retryable;
   private final Fault fault;
+  private final String reason;
 
   /**
    * Creates a publish failure.
@@ -65,6 +66,7 @@ public class PublishException extends OutboxException {
     super(describe(messageId, destination, message), cause);
     this.messageId = messageId;
     this.destination = destination;
+    this.reason = message == null ? "publish failed" : message;
     this.retryable = fault != Fault.MESSAGE;
     this.fault = fault == null ? Fault.MESSAGE : fault;
   }
@@ -113,6 +115,16 @@ public class PublishException extends OutboxException {
   public static PublishException brokerUnavailable(
       UUID messageId, String destination, String message, Throwable cause) {
     return new PublishException(messageId, destination, Fault.BROKER, message, cause);
+  }
+
+  /**
+   * What went wrong, as the adapter said it, without the message id and destination that {@link
+   * #getMessage()} adds: the same for every message of a batch the broker failed.
+   *
+   * @return the reason
+   */
+  public String reason() {
+    return reason;
   }
 
   /**

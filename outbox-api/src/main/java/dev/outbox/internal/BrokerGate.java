@@ -72,7 +72,7 @@ final class BrokerGate {
     String during =
         "publishing " + results.size() + (results.size() == 1 ? " message" : " messages");
     if (brokerFault != null) {
-      unavailable(started, during, Outage.reason(brokerFault), brokerFault);
+      unavailable(started, during, reasonOf(brokerFault), brokerFault);
     } else if (answered) {
       answered();
     } else if (allUncertain) {
@@ -82,6 +82,18 @@ final class BrokerGate {
           "no answer within the publish timeout of " + Outage.format(publishTimeout),
           null);
     }
+  }
+
+  /**
+   * A broker fault in one line for operators: the adapter's words (which name what to fix, such as
+   * refused credentials), and the client's root cause when it says more.
+   */
+  private static String reasonOf(PublishException fault) {
+    if (fault.getCause() == null) {
+      return fault.reason();
+    }
+    String root = Outage.reason(fault.getCause());
+    return fault.reason().contains(root) ? fault.reason() : fault.reason() + " (" + root + ")";
   }
 
   /** The broker took a message, or refused one for the message's own fault. */

@@ -140,7 +140,9 @@ class OutageLogTest {
                 assertThat(line.message())
                     .startsWith(
                         "Outbox outage-log-test: broker not accepting messages while publishing 2 messages")
-                    .contains(": java.lang.IllegalStateException: scripted publisher blew up;")
+                    .contains(
+                        ": publisher threw java.lang.IllegalStateException: scripted publisher blew"
+                            + " up;")
                     .endsWith(
                         "the messages stay in the outbox and count no attempt; one is tried every"
                             + " 500 ms until the broker takes it (stack traces at DEBUG)"));

@@ -545,12 +545,12 @@ abstract class AbstractOutboxStoreIT {
   }
 
   @Test
-  void aggregateCountsTellRetryingHeldAndLeasedPerInstance() {
-    write(5, 2);
-    List<LeasedHead> byA = claim("instance-a", 3);
+  void aggregateCountsTellRetryingWaitingForTheBrokerHeldAndLeasedPerInstance() {
+    write(6, 2);
+    List<LeasedHead> byA = claim("instance-a", 4);
     claim("instance-b", 10);
     assertThat(store.aggregateCounts().leasesByInstance())
-        .containsExactly(entry("instance-a", 3L), entry("instance-b", 2L));
+        .containsExactly(entry("instance-a", 4L), entry("instance-b", 2L));
 
     OutboxMessage first = byA.get(0).messages().get(0);
     store.record(
@@ -558,10 +558,17 @@ abstract class AbstractOutboxStoreIT {
             new HeadOutcome.Retry(byA.get(1).lease(), 0, 1, "down", Duration.ofMinutes(5)),
             new HeadOutcome.DeadLettered(
                 byA.get(0).lease(), 0, first.id(), 1, 3, "rejected", Instant.now(), true),
-            new HeadOutcome.Released(byA.get(2).lease(), 0)));
+            new HeadOutcome.Released(byA.get(2).lease(), 0),
+            new HeadOutcome.Retry(
+                byA.get(3).lease(),
+                0,
+                0,
+                AggregateCounts.BROKER_UNAVAILABLE + "connection refused",
+                Duration.ofMinutes(5))));
 
     AggregateCounts counts = store.aggregateCounts();
-    assertThat(counts.retrying()).isEqualTo(1);
+    assertThat(counts.retrying()).as("a broker outage counts no attempt").isEqualTo(1);
+    assertThat(counts.waitingForBroker()).isEqualTo(1);
     assertThat(counts.held()).isEqualTo(1);
     assertThat(counts.leasesByInstance()).containsExactly(entry("instance-b", 2L));
   }
