@@ -43,9 +43,15 @@ import org.slf4j.LoggerFactory;
  * PublishResult#finalOutcome() final outcome} (published, or failed as classified below), and comes
  * at the latest when the SDK's {@linkplain ServiceBusPublisherOptions#tryTimeout() try timeout}
  * ends the send (for each of its {@linkplain ServiceBusPublisherOptions#maxRetries() retries}), or
- * when the publisher is closed. A message whose send had not started by then (no connection or
- * batch in time, or an earlier send to its entity still unanswered) is a retryable failure. Quota,
- * size and authorization errors are not retryable; any other exception of the SDK is.
+ * when the publisher is closed.
+ *
+ * <p>Each failure says whose fault it is ({@link PublishException#isBrokerFault()}). Service Bus or
+ * the connection failed (unreachable, connection lost or refused, busy, timing out, the entity
+ * full, the credentials or their Send right refused, the publisher closed), or the publish timeout
+ * ran out before a send could start: a broker fault, which counts no attempt. Service Bus refused
+ * the message: too large (permanent), its entity missing or disabled, or anything else the SDK
+ * reports (retryable). Refused credentials say so and name the key ({@code SharedAccessKeyName}),
+ * never the key or the connection string. See {@code Blame} for the rules.
  */
 public final class ServiceBusEventPublisher implements EventPublisher {
 
@@ -55,6 +61,7 @@ public final class ServiceBusEventPublisher implements EventPublisher {
   private final ServiceBusPublisherOptions options;
   private final Senders senders;
   private final MessageMapper mapper;
+  private final Failures failures;
   private final ExecutorService executor;
   private final Map<CompletableFuture<PublishResult>, PublishResult> uncertain =
       new ConcurrentHashMap<>();
@@ -64,6 +71,7 @@ public final class ServiceBusEventPublisher implements EventPublisher {
     this.options = options;
     this.senders = new Senders(options);
     this.mapper = new MessageMapper(options.sessionEnabled(), options.correlationIdHeader());
+    this.failures = Failures.forOptions(options);
     this.executor =
         Executors.newCachedThreadPool(
             task -> {
@@ -99,7 +107,7 @@ public final class ServiceBusEventPublisher implements EventPublisher {
           timeout,
           i -> null,
           i ->
-              PublishException.retryable(
+              PublishException.brokerUnavailable(
                   messages.get(i).id(), null, "the publisher is closed", null));
     }
     Map<String, List<Integer>> byEntity = new LinkedHashMap<>();
@@ -121,6 +129,7 @@ public final class ServiceBusEventPublisher implements EventPublisher {
                           entity,
                           senders.sender(entity),
                           mapper,
+                          failures,
                           messages,
                           indexes,
                           outcomes,
@@ -186,8 +195,9 @@ public final class ServiceBusEventPublisher implements EventPublisher {
 
   /**
    * Closes the senders and their connection. Calling it again does nothing. The final outcome of a
-   * send still unanswered becomes a retryable failure first: closing the sender ends the send
-   * without an answer, so Service Bus may or may not have the message.
+   * send still unanswered becomes a failure first, the broker's fault (no message is to blame):
+   * closing the sender ends the send without an answer, so Service Bus may or may not have the
+   * message.
    */
   @Override
   public void close() {
@@ -210,7 +220,7 @@ public final class ServiceBusEventPublisher implements EventPublisher {
             outcome.complete(
                 PublishResult.failed(
                     result.messageId(),
-                    PublishException.retryable(
+                    PublishException.brokerUnavailable(
                         result.messageId(),
                         result.destination(),
                         "the publisher closed before Service Bus answered the send; Service Bus"

@@ -45,7 +45,7 @@ class ServiceBusEventPublisherTest {
   }
 
   @Test
-  void aClosedPublisherFailsEveryMessageRetryably() {
+  void aClosedPublisherFailsEveryMessageAsNoFaultOfTheMessage() {
     ServiceBusEventPublisher publisher = ServiceBusEventPublisher.create(options().build());
     publisher.close();
     publisher.close();
@@ -53,7 +53,13 @@ class ServiceBusEventPublisherTest {
     List<PublishResult> results =
         publisher.publish(TestMessages.batch("orders", 1, 3), Duration.ofSeconds(1));
 
-    assertThat(results).hasSize(3).allSatisfy(r -> assertThat(r.failure().isRetryable()).isTrue());
+    assertThat(results)
+        .hasSize(3)
+        .allSatisfy(
+            r -> {
+              assertThat(r.failure().isRetryable()).isTrue();
+              assertThat(r.failure().isBrokerFault()).isTrue();
+            });
   }
 
   @Test

@@ -2,10 +2,11 @@ package dev.outbox.kafka;
 
 import dev.outbox.OutboxMessage;
 import dev.outbox.PublishException;
-import dev.outbox.kafka.internal.Flusher;
+import dev.outbox.kafka.internal.ClusterContact;
+import dev.outbox.kafka.internal.KafkaFailures;
 import dev.outbox.kafka.internal.PipelinedBatch;
+import dev.outbox.kafka.internal.ProducerClient;
 import dev.outbox.kafka.internal.ProducerSettings;
-import dev.outbox.kafka.internal.TopicMetadata;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.PublishResult;
 import java.time.Duration;
@@ -14,8 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,10 +30,15 @@ import org.slf4j.LoggerFactory;
  * is asked to flush them in one request, and the acknowledgements are awaited together until the
  * timeout.
  *
- * <p>Timeouts, an unreachable broker, a topic missing from the metadata and every retriable Kafka
- * error are retryable failures; authorization errors, records too large, invalid records and topic
- * names are not. {@link #publish} never throws and returns within its timeout (plus the metadata
- * timeout in the rare case the producer's buffer is full). Thread-safe.
+ * <p>A cluster that cannot be reached, no acknowledgement within {@code delivery.timeout.ms}, the
+ * retriable Kafka errors about the cluster (network, no leader, not enough replicas), refused
+ * credentials or permissions, and a producer that cannot be created or was closed are {@linkplain
+ * PublishException#isBrokerFault() the broker's fault}: no message is to blame. A topic the cluster
+ * does not have is the message's, retryable: the producer reports it and an unreachable cluster
+ * with the same timeout, and the adapter tells them apart by whether any broker answered during the
+ * lookup. Records too large, invalid records and topic names are the message's, permanent. {@link
+ * #publish} never throws and returns within its timeout (plus the metadata timeout in the rare case
+ * the producer's buffer is full). Thread-safe.
  */
 public final class KafkaEventPublisher implements EventPublisher {
 
@@ -43,27 +47,9 @@ public final class KafkaEventPublisher implements EventPublisher {
   private final KafkaPublisherOptions options;
   private final Map<String, Object> producerConfig;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private Client client; // guarded by this
-
-  /** A producer and its helpers, created and closed together. */
-  private record Client(
-      Producer<String, byte[]> producer, TopicMetadata metadata, Flusher flusher) {
-
-    static Client open(Map<String, Object> config) {
-      Producer<String, byte[]> producer = new KafkaProducer<>(config);
-      return new Client(producer, new TopicMetadata(producer), new Flusher(producer));
-    }
-
-    /** Closes the producer within {@code timeout} (zero: at once, failing what it holds). */
-    void close(Duration timeout) {
-      try {
-        metadata.close();
-        producer.close(timeout);
-      } finally {
-        flusher.close();
-      }
-    }
-  }
+  private final AtomicBoolean hardCapWarned = new AtomicBoolean();
+  private final KafkaFailures failures;
+  private ProducerClient client; // guarded by this
 
   /**
    * Checks the configuration. The producer itself is created by the first batch, and created again
@@ -77,6 +63,7 @@ public final class KafkaEventPublisher implements EventPublisher {
     this.options = Objects.requireNonNull(options, "options must not be null");
     this.producerConfig = ProducerSettings.producerConfig(options);
     new ProducerConfig(producerConfig);
+    this.failures = new KafkaFailures(ProducerSettings.saslUser(producerConfig));
     LOG.info("Kafka publisher created: {}", options);
   }
 
@@ -103,50 +90,81 @@ public final class KafkaEventPublisher implements EventPublisher {
     if (closed.get()) {
       return failAll(messages, "the Kafka publisher is closed", null);
     }
+    ProducerClient current;
+    try {
+      current = client();
+    } catch (RuntimeException | LinkageError e) {
+      // No message is to blame: every batch fails until the producer can be created.
+      String reason =
+          "the Kafka producer could not be created: "
+              + (e.getCause() == null ? e : e.getMessage() + ": " + e.getCause());
+      LOG.debug("Publishing a batch of {} failed: {}", messages.size(), reason);
+      return failAll(messages, reason, e);
+    }
     try {
       Duration budget = timeout == null || timeout.isNegative() ? Duration.ZERO : timeout;
-      Client current = client();
-      List<PublishResult> results =
-          new PipelinedBatch(
-                  current.producer(),
-                  options,
-                  current.metadata(),
-                  current.flusher(),
-                  messages,
-                  budget)
-              .run();
+      warnIfRecordsOutliveTheHardCap(budget);
+      List<PublishResult> results = new PipelinedBatch(current, options, messages, budget).run();
       if (LOG.isDebugEnabled()) {
         long published = results.stream().filter(PublishResult::isPublished).count();
         LOG.debug("Published {} of {} messages to Kafka", published, messages.size());
       }
       return results;
     } catch (RuntimeException | LinkageError e) {
-      String reason =
-          "Kafka publish failed: "
-              + (e.getCause() == null ? e : e.getMessage() + ": " + e.getCause());
       // Per batch; the reason is in every result, and the outbox logs the outage once.
-      LOG.debug("Publishing a batch of {} failed: {}", messages.size(), reason);
-      return failAll(messages, reason, e);
+      LOG.debug("Publishing a batch of {} failed: {}", messages.size(), e.toString());
+      List<PublishResult> results = new ArrayList<>(messages.size());
+      for (OutboxMessage message : messages) {
+        results.add(
+            PublishResult.failed(
+                message.id(),
+                failures.classify(message.id(), null, e, () -> ClusterContact.Seen.NOTHING)));
+      }
+      return results;
     }
   }
 
+  /**
+   * A record the producer holds ends within {@code delivery.timeout.ms}. When that is not below the
+   * outbox's hard cap (twice the publish timeout), a send cut by an outage is ended by the hard cap
+   * instead ({@link #recreateClient()}), and the outbox keeps its aggregate until its lease runs
+   * out: recovery after the broker's return then waits for leases. Said once.
+   */
+  private void warnIfRecordsOutliveTheHardCap(Duration publishTimeout) {
+    Duration delivery = ProducerSettings.deliveryTimeout(options.producerProperties());
+    if (!publishTimeout.isZero()
+        && delivery.compareTo(publishTimeout.multipliedBy(2)) >= 0
+        && hardCapWarned.compareAndSet(false, true)) {
+      LOG.warn(
+          "Kafka producer property delivery.timeout.ms ({} ms) is not below twice the publish"
+              + " timeout it is called with ({} ms): a send cut by a broker outage is ended by the"
+              + " outbox's hard cap, and its aggregate waits for its lease after the broker is"
+              + " back; set delivery.timeout.ms below {} ms (and request.timeout.ms + linger.ms"
+              + " below that)",
+          delivery.toMillis(),
+          publishTimeout.toMillis(),
+          publishTimeout.multipliedBy(2).toMillis());
+    }
+  }
+
+  /** Fails a batch for the broker's or the client's fault: no message is to blame. */
   private static List<PublishResult> failAll(
       List<OutboxMessage> messages, String reason, Throwable cause) {
     List<PublishResult> results = new ArrayList<>(messages.size());
     for (OutboxMessage message : messages) {
       results.add(
           PublishResult.failed(
-              message.id(), PublishException.retryable(message.id(), null, reason, cause)));
+              message.id(), PublishException.brokerUnavailable(message.id(), null, reason, cause)));
     }
     return results;
   }
 
-  private synchronized Client client() {
+  private synchronized ProducerClient client() {
     if (closed.get()) {
       throw new IllegalStateException("the Kafka publisher is closed");
     }
     if (client == null) {
-      client = Client.open(producerConfig);
+      client = ProducerClient.open(producerConfig);
     }
     return client;
   }
@@ -158,7 +176,7 @@ public final class KafkaEventPublisher implements EventPublisher {
    */
   @Override
   public void recreateClient() {
-    Client stuck;
+    ProducerClient stuck;
     synchronized (this) {
       if (client == null || closed.get()) {
         return;

@@ -13,14 +13,21 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** The publisher contract against a real single-node KRaft broker started in this JVM. */
+/**
+ * The publisher contract against a real single-node KRaft broker started in this JVM, with a
+ * listener advertised on a proxy's port (to take the broker away) and a SASL listener (to refuse
+ * credentials).
+ */
 class KafkaEventPublisherIT extends EventPublisherContract {
+
+  private static final String USER = "outbox";
+  private static final String PASSWORD = "outbox-secret";
 
   private EmbeddedKafka kafka;
 
   @BeforeAll
   void startKafka() {
-    kafka = EmbeddedKafka.start();
+    kafka = EmbeddedKafka.builder().proxied().saslUser(USER, PASSWORD).start();
   }
 
   @AfterAll
@@ -32,11 +39,37 @@ class KafkaEventPublisherIT extends EventPublisherContract {
 
   @Override
   protected EventPublisher createPublisher() {
+    return new KafkaEventPublisher(options(kafka.bootstrapServers()).build());
+  }
+
+  /**
+   * Bootstraps from the proxy's port, which the broker advertises: nothing bypasses the proxy. The
+   * producer gives up on a record after 4 s, so that the final outcome of a send cut by the proxy
+   * (checked to be the broker's fault) comes within the contract's wait for it.
+   */
+  @Override
+  protected Behind createPublisherBehindProxy() {
+    return new Behind(
+        new KafkaEventPublisher(
+            options(kafka.proxiedBootstrapServers())
+                .producerProperty("delivery.timeout.ms", "4000")
+                .producerProperty("request.timeout.ms", "3000")
+                .build()),
+        kafka.proxy());
+  }
+
+  @Override
+  protected EventPublisher createPublisherWithRefusedCredentials() {
     return new KafkaEventPublisher(
-        KafkaPublisherOptions.builder()
-            .bootstrapServers(kafka.bootstrapServers())
-            .metadataTimeout(Duration.ofSeconds(2))
+        options(kafka.saslBootstrapServers())
+            .producerProperties(EmbeddedKafka.saslProperties(USER, "not-" + PASSWORD))
             .build());
+  }
+
+  private static KafkaPublisherOptions.Builder options(String bootstrapServers) {
+    return KafkaPublisherOptions.builder()
+        .bootstrapServers(bootstrapServers)
+        .metadataTimeout(Duration.ofSeconds(2));
   }
 
   @Override

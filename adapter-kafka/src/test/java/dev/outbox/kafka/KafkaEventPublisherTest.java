@@ -24,7 +24,7 @@ class KafkaEventPublisherTest {
   }
 
   @Test
-  void unresolvableBrokerHostDoesNotFailCreationAndFailsPublishRetryablyInTime() {
+  void unresolvableBrokerHostDoesNotFailCreationAndFailsPublishAsTheBrokersFaultInTime() {
     try (KafkaEventPublisher publisher = publisherTo("kafka.invalid:9092")) {
       OutboxMessage message = KafkaPublisherOptionsTest.message("Order");
 
@@ -38,6 +38,7 @@ class KafkaEventPublisherTest {
           .satisfies(
               r -> {
                 assertThat(r.messageId()).isEqualTo(message.id());
+                assertThat(r.failure().isBrokerFault()).as("%s", r.failure()).isTrue();
                 assertThat(r.failure().isRetryable()).isTrue();
               });
     }
@@ -67,8 +68,12 @@ class KafkaEventPublisherTest {
 
       assertThat(results).extracting(PublishResult::messageId).containsExactly(bad.id(), good.id());
       assertThat(results.get(0).failure().isRetryable()).isFalse();
+      assertThat(results.get(0).failure().isBrokerFault()).isFalse();
       assertThat(results.get(0).failure()).hasMessageContaining("no topic for Bad");
       assertThat(results.get(1).failure().isRetryable()).isTrue();
+      assertThat(results.get(1).failure().isBrokerFault())
+          .as("nothing listens: %s", results.get(1).failure())
+          .isTrue();
     }
   }
 
@@ -80,7 +85,7 @@ class KafkaEventPublisherTest {
   }
 
   @Test
-  void closedPublisherFailsRetryablyInsteadOfThrowingAndClosesOnce() {
+  void closedPublisherFailsAsTheBrokersFaultInsteadOfThrowingAndClosesOnce() {
     KafkaEventPublisher publisher = publisherTo("127.0.0.1:1");
     publisher.close();
     publisher.close();
@@ -95,6 +100,7 @@ class KafkaEventPublisherTest {
             r -> {
               assertThat(r.isPublished()).isFalse();
               assertThat(r.failure().isRetryable()).isTrue();
+              assertThat(r.failure().isBrokerFault()).isTrue();
               assertThat(r.failure()).hasMessageContaining("closed");
             });
   }
@@ -122,5 +128,24 @@ class KafkaEventPublisherTest {
     String logs = captured.toString(StandardCharsets.UTF_8);
     assertThat(logs).contains("Kafka publisher created").contains("ssl.keystore.password=****");
     assertThat(logs).doesNotContain(secret);
+  }
+
+  @Test
+  void deliveryTimeoutThatOutlivesTheHardCapIsWarnedOnceWithTheFix() {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream original = System.err;
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try (KafkaEventPublisher publisher = publisherTo("127.0.0.1:1")) {
+      for (int i = 0; i < 2; i++) {
+        publisher.publish(
+            List.of(KafkaPublisherOptionsTest.message("Order")), Duration.ofMillis(500));
+      }
+    } finally {
+      System.setErr(original);
+    }
+
+    String logs = captured.toString(StandardCharsets.UTF_8);
+    assertThat(logs.split("delivery.timeout.ms \\(30000 ms\\)", -1)).hasSize(2);
+    assertThat(logs).contains("set delivery.timeout.ms below 1000 ms");
   }
 }

@@ -58,7 +58,7 @@ class KafkaPublisherFailuresIT {
   }
 
   @Test
-  void missingTopicFailsRetryablyAfterTheMetadataTimeoutNotThePublishTimeout() {
+  void missingTopicIsTheMessagesFaultRetryablyAfterTheMetadataTimeoutNotThePublishTimeout() {
     publisher = publisher(KafkaPublisherOptions.builder().metadataTimeout(Duration.ofSeconds(1)));
     List<OutboxMessage> batch = TestMessages.batch(TestMessages.aggregateType("missing"), 2, 3);
 
@@ -73,6 +73,7 @@ class KafkaPublisherFailuresIT {
             r -> {
               assertThat(r.isPublished()).isFalse();
               assertThat(r.failure().isRetryable()).isTrue();
+              assertThat(r.failure().isBrokerFault()).as("%s", r.failure()).isFalse();
               assertThat(r.failure()).hasMessageContaining(batch.get(0).aggregateType());
             });
   }
@@ -149,12 +150,15 @@ class KafkaPublisherFailuresIT {
 
     assertThat(took).isLessThan(Duration.ofSeconds(4));
     // A record the producer holds may still land (uncertain); one it never got (the broker's
-    // metadata went with it) is a plain retryable failure. Nothing counts as published.
+    // metadata went with it) is the broker's fault. Nothing counts as published.
     assertThat(down)
         .allSatisfy(
             r -> {
               assertThat(r.isPublished()).isFalse();
               assertThat(r.failure().isRetryable()).isTrue();
+              assertThat(r.isUncertain() || r.failure().isBrokerFault())
+                  .as("%s", r.failure())
+                  .isTrue();
             });
     List<String> landed = new java.util.ArrayList<>();
     for (int i = 0; i < down.size(); i++) {
@@ -216,6 +220,7 @@ class KafkaPublisherFailuresIT {
               : result;
       assertThat(last.isPublished()).as("ended by the closed producer: %s", last).isFalse();
       assertThat(last.failure().isRetryable()).isTrue();
+      assertThat(last.failure().isBrokerFault()).as("%s", last.failure()).isTrue();
     }
 
     try (Admin admin = kafka.admin()) {

@@ -3,7 +3,9 @@ package dev.outbox.nats;
 import dev.outbox.OutboxMessage;
 import dev.outbox.PublishException;
 import dev.outbox.nats.internal.Connector;
+import dev.outbox.nats.internal.Failures;
 import dev.outbox.nats.internal.JetStreamBatch;
+import dev.outbox.nats.internal.StreamLookup;
 import dev.outbox.nats.internal.StreamProvisioner;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.PublishResult;
@@ -23,14 +25,20 @@ import org.slf4j.LoggerFactory;
  * drops a message re-sent within its duplicate window; that duplicate acknowledgement counts as
  * success.
  *
- * <p>Failures: no stream capturing the subject ("no stream for subject ..."), no connection, no
- * acknowledgement in time and JetStream errors are retryable; a message NATS cannot carry at all
- * (an invalid subject, a header that is not printable ASCII, a payload above the server's maximum)
- * is permanent. {@link #publish} never throws and returns within its timeout.
+ * <p>Failures of the broker ({@link PublishException#isBrokerFault()}, no attempt counted): no
+ * connection (down, refused, lost, or the server refused the credentials, which the message says
+ * with the user's name), no acknowledgement at all within the timeout, JetStream not available (not
+ * enabled, no responders on its API, a 5xx JetStream error such as insufficient resources), and a
+ * stream that captures the subject but does not answer. Failures of the message, retryable: no
+ * stream capturing the subject while JetStream answers ("no stream for subject ..."), a 4xx
+ * JetStream error (above the stream's {@code max_msg_size}, wrong last sequence, duplicate
+ * conflict); permanent: what NATS cannot carry at all (an invalid subject, a header that is not
+ * printable ASCII, a payload above the server's {@code max_payload}). {@link #publish} never throws
+ * and returns within its timeout.
  *
  * <p>The connection reconnects forever and fails over among the servers; the publisher can be
- * created while NATS is down (it keeps trying in the background), and publishes fail as retryable
- * until NATS is back. Thread-safe.
+ * created while NATS is down (it keeps trying in the background), and publishes fail as broker
+ * faults until NATS is back. Thread-safe.
  *
  * <pre>{@code
  * EventPublisher publisher = NatsEventPublisher.connect(NatsPublisherOptions.builder()
@@ -54,7 +62,7 @@ public final class NatsEventPublisher implements EventPublisher {
   private NatsEventPublisher(NatsPublisherOptions options) {
     this.options = options;
     this.streams = new StreamProvisioner(options);
-    this.batch = new JetStreamBatch(options.subjectFunction(), streams::recheck);
+    this.batch = new JetStreamBatch(options.subjectFunction(), streams::recheck, this::findStreams);
     this.connector = new Connector(options, this::connected);
   }
 
@@ -80,10 +88,14 @@ public final class NatsEventPublisher implements EventPublisher {
       LOG.warn("JetStream is not available on {}: {}", connection.getConnectedUrl(), e.toString());
       return;
     }
-    String problem = streams.ensure(connection, START_BUDGET);
+    Failures.Reason problem = streams.ensure(connection, START_BUDGET);
     if (problem != null) {
-      LOG.warn("{}; publishing fails until it is fixed", problem);
+      LOG.warn("{}; publishing fails until it is fixed", problem.text());
     }
+  }
+
+  private StreamLookup findStreams(String subject, Duration budget) {
+    return StreamLookup.find(connector.connection(), subject, budget);
   }
 
   /** {@return {@code nats}, its name in the OpenTelemetry messaging conventions} */
@@ -97,14 +109,14 @@ public final class NatsEventPublisher implements EventPublisher {
     long deadline = System.nanoTime() + timeout.toNanos();
     try {
       if (closed) {
-        return allFailed(messages, "the NATS publisher is closed");
+        return allFailed(messages, Failures.Reason.broker("the NATS publisher is closed"));
       }
       JetStream js = jetStream;
       if (js == null || !connector.isConnected()) {
-        return allFailed(messages, "not connected to NATS (" + connector.status() + ")");
+        return allFailed(messages, Failures.Reason.broker(connector.unavailableReason()));
       }
       // two management requests at most, each within a third of the budget
-      String streamProblem = streams.ensure(connector.connection(), timeout.dividedBy(3));
+      Failures.Reason streamProblem = streams.ensure(connector.connection(), timeout.dividedBy(3));
       if (streamProblem != null) {
         return allFailed(messages, streamProblem);
       }
@@ -112,7 +124,7 @@ public final class NatsEventPublisher implements EventPublisher {
       LOG.debug("Published a batch of {} to JetStream", messages.size());
       return results;
     } catch (RuntimeException e) {
-      return allFailed(messages, "NATS publish failed: " + e);
+      return allFailed(messages, Failures.unexpected(e));
     }
   }
 
@@ -144,12 +156,11 @@ public final class NatsEventPublisher implements EventPublisher {
     connector.close();
   }
 
-  private static List<PublishResult> allFailed(List<OutboxMessage> messages, String reason) {
+  private static List<PublishResult> allFailed(
+      List<OutboxMessage> messages, Failures.Reason reason) {
     List<PublishResult> results = new ArrayList<>(messages.size());
     for (OutboxMessage message : messages) {
-      results.add(
-          PublishResult.failed(
-              message.id(), PublishException.retryable(message.id(), null, reason, null)));
+      results.add(PublishResult.failed(message.id(), reason.toException(message.id(), null, null)));
     }
     return results;
   }

@@ -1,10 +1,17 @@
 package dev.outbox.nats;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outbox.OutboxMessage;
 import dev.outbox.nats.testing.JetStreamFixture;
+import dev.outbox.nats.testing.NatsServerProcess;
 import dev.outbox.spi.EventPublisher;
+import dev.outbox.spi.PublishResult;
 import dev.outbox.spi.WireHeaders;
 import dev.outbox.testkit.EventPublisherContract;
 import dev.outbox.testkit.ReceivedMessage;
+import dev.outbox.testkit.TcpProxy;
+import dev.outbox.testkit.TestMessages;
 import io.nats.client.Message;
 import io.nats.client.impl.Headers;
 import java.time.Duration;
@@ -14,16 +21,23 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The publisher contract on the real nats-server at 127.0.0.1:4222. Every test's aggregate type
  * gets a stream of its own on {@code <prefix>.<aggregateType>.>}, deleted after the class; the
- * prefix is unique to the run, so no other stream on the server captures these subjects.
+ * prefix is unique to the run, so no other stream on the server captures these subjects. The broker
+ * is taken away by a {@link TcpProxy} in front of the shared server; refused credentials need a
+ * server that checks them, a private one ({@link NatsServerProcess}) with a user.
  */
 class NatsEventPublisherIT extends EventPublisherContract {
 
+  private static final String USER = "app";
+
   private final String prefix = JetStreamFixture.unique("ct").replace('-', '_');
+  private final List<TcpProxy> proxies = new ArrayList<>();
   private JetStreamFixture nats;
+  private NatsServerProcess withCredentials;
 
   @BeforeAll
   void connect() throws Exception {
@@ -35,6 +49,12 @@ class NatsEventPublisherIT extends EventPublisherContract {
     if (nats != null) {
       nats.close();
     }
+    for (TcpProxy proxy : proxies) {
+      proxy.close();
+    }
+    if (withCredentials != null) {
+      withCredentials.close();
+    }
   }
 
   @Override
@@ -45,6 +65,67 @@ class NatsEventPublisherIT extends EventPublisherContract {
   @Override
   protected EventPublisher createUnreachablePublisher() {
     return NatsEventPublisher.connect(options("nats://127.0.0.1:" + closedLocalPort()));
+  }
+
+  @Override
+  protected Behind createPublisherBehindProxy() throws Exception {
+    TcpProxy proxy = new TcpProxy("127.0.0.1", 4222);
+    proxies.add(proxy);
+    NatsPublisherOptions options =
+        options("nats://127.0.0.1:" + proxy.port()).toBuilder()
+            .reconnectWait(Duration.ofMillis(200))
+            .build();
+    return new Behind(NatsEventPublisher.connect(options), proxy);
+  }
+
+  @Override
+  protected EventPublisher createPublisherWithRefusedCredentials() throws Exception {
+    if (withCredentials == null) {
+      withCredentials =
+          NatsServerProcess.start(
+              NatsServerProcess.Settings.DEFAULTS.withUser(USER, "the-right-password"));
+    }
+    return NatsEventPublisher.connect(
+        options(withCredentials.url()).toBuilder().userPassword(USER, "a-wrong-password").build());
+  }
+
+  @Test
+  void refusedCredentialsNameTheUserAndTheServerButNeverThePassword() throws Exception {
+    List<OutboxMessage> batch = TestMessages.batch(TestMessages.aggregateType("creds"), 1, 1);
+    try (EventPublisher publisher = createPublisherWithRefusedCredentials()) {
+      PublishResult result = publisher.publish(batch, Duration.ofSeconds(3)).get(0);
+
+      assertThat(result.failure().isBrokerFault())
+          .as("broker fault: %s", result.failure())
+          .isTrue();
+      assertThat(result.failure().getMessage())
+          .startsWith(
+              "NATS at "
+                  + withCredentials.url()
+                  + " refused the credentials of user 'app' (Authorization Violation);"
+                  + " fix the user or password")
+          .doesNotContain("a-wrong-password");
+    }
+  }
+
+  @Test
+  void subjectOfAServerWithoutJetStreamIsTheBrokersFaultNotTheMessages() throws Exception {
+    try (NatsServerProcess plain =
+            NatsServerProcess.start(NatsServerProcess.Settings.DEFAULTS.withoutJetStream());
+        EventPublisher publisher = NatsEventPublisher.connect(options(plain.url()))) {
+      List<PublishResult> results =
+          publisher.publish(
+              TestMessages.batch(TestMessages.aggregateType("nojs"), 2, 1), publishTimeout());
+
+      assertThat(results)
+          .allSatisfy(
+              r -> {
+                assertThat(r.failure().isBrokerFault())
+                    .as("broker fault: %s", r.failure())
+                    .isTrue();
+                assertThat(r.failure()).hasMessageContaining("JetStream is not available");
+              });
+    }
   }
 
   private NatsPublisherOptions options(String url) {

@@ -78,7 +78,9 @@ class NatsOutageIT {
       server.restart();
       await().atMost(Duration.ofSeconds(60)).until(() -> db.countOutbox("PENDING") == 0);
 
-      assertThat(down).allSatisfy(NatsOutageIT::assertRetryableFailure);
+      assertThat(down)
+          .allSatisfy(NatsOutageIT::assertRetryableFailure)
+          .allSatisfy(NatsOutageIT::assertBrokerFaultInTheEnd);
       assertThat(db.countDeadLetters()).isZero();
       DeliveryCheck check = DeliveryCheck.expecting(written.eventsPerAggregate());
       String subjects = "outage." + E2eAggregate.DEFAULT_TYPE + ".>";
@@ -114,6 +116,7 @@ class NatsOutageIT {
                 .toCompletableFuture()
                 .get(30, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(last.isUncertain()).as("the final outcome is final").isFalse();
+        assertBrokerFaultInTheEnd(last);
       }
       await()
           .atMost(Duration.ofSeconds(20))
@@ -134,6 +137,18 @@ class NatsOutageIT {
     assertThat(took).isLessThan(PUBLISH_TIMEOUT.plus(MARGIN));
     assertThat(results).hasSize(batch.size());
     return results;
+  }
+
+  /**
+   * Published (the server stored it after all), or failed for the broker, not the message: a server
+   * that is away is no message's fault.
+   */
+  private static void assertBrokerFaultInTheEnd(PublishResult result) {
+    PublishResult last =
+        result.isUncertain() ? result.finalOutcome().toCompletableFuture().join() : result;
+    if (!last.isPublished()) {
+      assertThat(last.failure().isBrokerFault()).as("broker fault: %s", last.failure()).isTrue();
+    }
   }
 
   private static void assertRetryableFailure(PublishResult result) {

@@ -16,10 +16,18 @@ import java.util.Objects;
  * mandatory} and persistent, and its confirms are awaited together. A message counts as published
  * only when the broker acked it and did not return it: a {@code basic.return} (no queue bound for
  * the routing key) makes it a retryable failure even though the broker acks it afterwards, so it
- * stays in the outbox until a queue is bound. A nack, a lost connection during the batch and a
- * broker that blocks publishing (resource alarm) are retryable failures too; a refused permission
- * ({@code 403}) and a message that cannot be encoded are permanent. {@link #publish} never throws
- * and returns within its timeout.
+ * stays in the outbox until a queue is bound. {@link #publish} never throws and returns within its
+ * timeout.
+ *
+ * <p>Each failure says whose fault it is ({@link PublishException#isBrokerFault()}). The broker's
+ * (no attempt counted, every message held until the broker takes one again): the broker cannot be
+ * reached, the connection is lost or closed by the broker (heartbeat timeout, {@code
+ * CONNECTION_FORCED}, {@code INTERNAL_ERROR}), the credentials, the virtual host or the permission
+ * on the exchange are refused (the failure names the user, never the password), the broker blocks
+ * publishers (resource alarm), or no confirm comes. The message's, retryable: a return, a nack, a
+ * missing exchange ({@code 404}) and a message over the broker's {@code max_message_size} ({@code
+ * 406}); permanent: a message that cannot be encoded, or a routing key the user may not publish to
+ * (topic authorisation, {@code 403}).
  *
  * <p>A message published but neither confirmed, nacked nor returned when the timeout runs out is
  * {@linkplain PublishResult#isUncertain() uncertain}: the broker may still store it. Its channel is

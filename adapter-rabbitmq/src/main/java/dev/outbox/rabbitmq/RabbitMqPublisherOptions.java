@@ -63,7 +63,7 @@ public final class RabbitMqPublisherOptions {
   public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(30);
 
   /** Default of {@link #recoveryInterval()}. */
-  public static final Duration DEFAULT_RECOVERY_INTERVAL = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_RECOVERY_INTERVAL = Duration.ofSeconds(1);
 
   /**
    * The defaults, built on first use rather than with this class, so that the settings records may
@@ -291,7 +291,7 @@ public final class RabbitMqPublisherOptions {
   }
 
   /**
-   * @return the pause between attempts to recover a lost connection; default 5 s
+   * @return the pause between attempts to recover a lost connection; default 1 s
    */
   public Duration recoveryInterval() {
     return client.recoveryInterval();

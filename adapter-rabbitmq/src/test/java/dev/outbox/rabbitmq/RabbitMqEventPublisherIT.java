@@ -4,6 +4,7 @@ import dev.outbox.rabbitmq.testing.RabbitMqTestBroker;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.testkit.EventPublisherContract;
 import dev.outbox.testkit.ReceivedMessage;
+import dev.outbox.testkit.TcpProxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
  * The publisher contract on the real RabbitMQ. Each test gets its own topic exchange (also declared
  * by the publisher, which exercises the topology option) and one queue per prepared aggregate type,
  * bound with {@code <aggregateType>.#}; all are deleted after the test. An aggregate type never
- * prepared has no binding, so its messages come back with {@code basic.return}.
+ * prepared has no binding, so its messages come back with {@code basic.return}. The outage tests
+ * reach the shared broker through a {@link TcpProxy} of their own, and the refused credentials are
+ * those of {@code guest} with a wrong password: the broker itself is never touched.
  */
 class RabbitMqEventPublisherIT extends EventPublisherContract {
 
@@ -29,6 +32,7 @@ class RabbitMqEventPublisherIT extends EventPublisherContract {
   private String exchange;
   private final List<String> queues = new ArrayList<>();
   private final Map<String, BlockingQueue<ReceivedMessage>> inboxes = new ConcurrentHashMap<>();
+  private final List<TcpProxy> proxies = new ArrayList<>();
 
   @BeforeAll
   void connect() throws Exception {
@@ -37,6 +41,7 @@ class RabbitMqEventPublisherIT extends EventPublisherContract {
 
   @AfterAll
   void disconnect() throws Exception {
+    proxies.forEach(TcpProxy::close);
     if (broker != null) {
       broker.close();
     }
@@ -72,6 +77,28 @@ class RabbitMqEventPublisherIT extends EventPublisherContract {
             .port(closedLocalPort())
             .connectionTimeout(Duration.ofSeconds(2))
             .build());
+  }
+
+  @Override
+  protected Behind createPublisherBehindProxy() throws Exception {
+    TcpProxy proxy = new TcpProxy(RabbitMqTestBroker.HOST, RabbitMqTestBroker.PORT);
+    proxies.add(proxy);
+    RabbitMqEventPublisher publisher =
+        new RabbitMqEventPublisher(
+            RabbitMqTestBroker.options(exchange)
+                .port(proxy.port())
+                .declareExchange(true)
+                .exchangeType("topic")
+                .exchangeDurable(false)
+                .connectionTimeout(Duration.ofSeconds(2))
+                .build());
+    return new Behind(publisher, proxy);
+  }
+
+  @Override
+  protected EventPublisher createPublisherWithRefusedCredentials() {
+    return new RabbitMqEventPublisher(
+        RabbitMqTestBroker.options(exchange).username("guest").password("not-guest").build());
   }
 
   @Override

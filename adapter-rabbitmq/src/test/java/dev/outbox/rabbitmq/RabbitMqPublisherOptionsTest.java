@@ -29,7 +29,7 @@ class RabbitMqPublisherOptionsTest {
     assertThat(options.exchange()).isEqualTo(RabbitMqPublisherOptions.DEFAULT_EXCHANGE);
     assertThat(options.declareExchange()).isFalse();
     assertThat(options.routingKey().apply(message())).isEqualTo("order.placed");
-    assertThat(options.recoveryInterval()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(options.recoveryInterval()).isEqualTo(Duration.ofSeconds(1));
   }
 
   @Test

@@ -69,6 +69,36 @@ public abstract class EventPublisherContract {
   protected abstract EventPublisher createUnreachablePublisher();
 
   /**
+   * A publisher configured like {@link #createPublisher()} whose every connection to the broker
+   * passes through a {@link TcpProxy} (the {@link BrokerSwitch}), so that the contract can take the
+   * broker away and bring it back. The contract turns the switch {@linkplain BrokerSwitch#up() up}
+   * and closes the publisher after the test; closing the proxy is the subclass's, which may share
+   * one proxy between tests (Kafka, whose broker must advertise the proxy's port).
+   *
+   * @return the publisher and its switch
+   * @throws Exception when the proxy cannot be opened
+   */
+  protected abstract Behind createPublisherBehindProxy() throws Exception;
+
+  /**
+   * A publisher configured like {@link #createPublisher()} but with credentials the broker refuses
+   * (a wrong password). Creating it must not fail.
+   *
+   * @return a new publisher; the contract closes it after the test
+   * @throws Exception when the broker with credentials cannot be set up
+   */
+  protected abstract EventPublisher createPublisherWithRefusedCredentials() throws Exception;
+
+  /**
+   * A publisher and the switch that takes its broker away: the proxy all its connections pass
+   * through.
+   *
+   * @param publisher the publisher
+   * @param broker its switch
+   */
+  public record Behind(EventPublisher publisher, BrokerSwitch broker) {}
+
+  /**
    * Creates on the broker what messages of this aggregate type need to be routed and received
    * (topic, queue and binding, stream, entity), and starts receiving from it if the broker requires
    * a consumer before publishing.
@@ -277,6 +307,70 @@ public abstract class EventPublisherContract {
             r -> {
               assertThat(r.isPublished()).as("published with no broker").isFalse();
               assertThat(r.failure().isRetryable()).as("retryable: %s", r.failure()).isTrue();
+            });
+  }
+
+  @Test
+  void unroutableMessageIsTheMessagesFaultNotTheBrokers() {
+    OutboxMessage message = TestMessages.message(unroutableAggregateType(), "order-1");
+    List<PublishResult> results = publish(createTracked(), List.of(message), publishTimeout());
+
+    assertThat(results)
+        .singleElement()
+        .satisfies(
+            r ->
+                assertThat(r.failure().isBrokerFault())
+                    .as("an unroutable message blamed on the broker: %s", r.failure())
+                    .isFalse());
+  }
+
+  @Test
+  void unreachableBrokerIsTheBrokersFaultForEveryMessage() {
+    List<OutboxMessage> batch = TestMessages.batch(TestMessages.aggregateType("down"), 2, 2);
+    List<PublishResult> results =
+        publish(track(createUnreachablePublisher()), batch, UNREACHABLE_TIMEOUT);
+
+    assertThat(results).allSatisfy(ContractChecks::assertBrokerFault);
+  }
+
+  @Test
+  void brokerTakenAwayIsTheBrokersFaultAndPublishingResumesWhenItIsBack() throws Exception {
+    String type = prepared("cut");
+    Behind behind = createPublisherBehindProxy();
+    EventPublisher publisher = track(behind.publisher());
+    try {
+      List<OutboxMessage> before = TestMessages.batch(type, 1, 2);
+      assertThat(publish(publisher, before, publishTimeout()))
+          .allSatisfy(r -> assertThat(r.isPublished()).as("before the cut: %s", r).isTrue());
+
+      behind.broker().down();
+      List<OutboxMessage> during = TestMessages.batch(type, 2, 2);
+      assertThat(publish(publisher, during, UNREACHABLE_TIMEOUT))
+          .allSatisfy(ContractChecks::assertBrokerFault);
+
+      behind.broker().up();
+      List<OutboxMessage> after = TestMessages.batch(type, 1, 2);
+      assertThat(ContractChecks.publishUntilAccepted(publisher, after, publishTimeout()))
+          .as("published within %s of the broker's return", publishTimeout())
+          .isTrue();
+    } finally {
+      behind.broker().up();
+    }
+  }
+
+  @Test
+  void refusedCredentialsAreTheBrokersFaultAndSaySo() throws Exception {
+    List<OutboxMessage> batch = TestMessages.batch(prepared("creds"), 1, 2);
+    List<PublishResult> results =
+        publish(track(createPublisherWithRefusedCredentials()), batch, UNREACHABLE_TIMEOUT);
+
+    assertThat(results)
+        .allSatisfy(
+            r -> {
+              ContractChecks.assertBrokerFault(r);
+              assertThat(r.failure().getMessage().toLowerCase(java.util.Locale.ROOT))
+                  .as("names the credentials: %s", r.failure())
+                  .containsAnyOf("credential", "authentic", "password", "auth");
             });
   }
 

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * without touching the shared broker. It keeps listening after a cut, so the client can reconnect.
  * Used by the RabbitMQ and Service Bus adapters' tests.
  */
-public final class TcpProxy implements AutoCloseable {
+public final class TcpProxy implements AutoCloseable, BrokerSwitch {
 
   private final String targetHost;
   private final int targetPort;
@@ -27,6 +27,7 @@ public final class TcpProxy implements AutoCloseable {
   private final AtomicLong connections = new AtomicLong();
   private final Object flow = new Object();
   private boolean paused;
+  private volatile boolean down;
 
   /** Starts listening on a free local port. */
   public TcpProxy(String targetHost, int targetPort) throws IOException {
@@ -77,6 +78,31 @@ public final class TcpProxy implements AutoCloseable {
     sockets.clear();
   }
 
+  /**
+   * Takes the broker away, as an outage would: every proxied connection is closed, and a new one is
+   * closed as soon as it is accepted (the client sees its connection reset) until {@link #up()}.
+   */
+  @Override
+  public void down() {
+    down = true;
+    cutConnections();
+  }
+
+  /** Brings the broker back after {@link #down()}: new connections go through again. */
+  @Override
+  public void up() {
+    down = false;
+  }
+
+  /**
+   * Whether the broker is taken away.
+   *
+   * @return {@code true} between {@link #down()} and {@link #up()}
+   */
+  public boolean isDown() {
+    return down;
+  }
+
   @Override
   public void close() {
     close(server);
@@ -101,6 +127,10 @@ public final class TcpProxy implements AutoCloseable {
     while (!server.isClosed()) {
       try {
         Socket client = server.accept();
+        if (down) {
+          close(client);
+          continue;
+        }
         Socket broker = new Socket(targetHost, targetPort);
         sockets.add(client);
         sockets.add(broker);

@@ -53,6 +53,18 @@ class ContractCatchesFlawedPublishersTest {
     assertFails(contract, contract::unreachableBrokerFailsEveryMessageRetryablyWithinTheTimeout);
   }
 
+  @Test
+  void publisherThatBlamesTheMessageForAnOutageFails() {
+    FlawedContract contract = new FlawedContract(Flaw.BLAMES_THE_MESSAGE_FOR_AN_OUTAGE);
+    assertFails(contract, contract::unreachableBrokerIsTheBrokersFaultForEveryMessage);
+  }
+
+  @Test
+  void publisherThatBlamesTheBrokerForAnUnroutableMessageFails() {
+    FlawedContract contract = new FlawedContract(Flaw.BLAMES_THE_BROKER_FOR_AN_UNROUTABLE_MESSAGE);
+    assertFails(contract, contract::unroutableMessageIsTheMessagesFaultNotTheBrokers);
+  }
+
   private static void assertFails(FlawedContract contract, ThrowingCallable test) {
     try {
       assertThatThrownBy(test).isInstanceOf(AssertionError.class);

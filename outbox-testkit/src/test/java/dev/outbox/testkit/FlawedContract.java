@@ -27,6 +27,16 @@ final class FlawedContract extends EventPublisherContract {
   }
 
   @Override
+  protected Behind createPublisherBehindProxy() {
+    return new Behind(broker.publisher(flaw), broker);
+  }
+
+  @Override
+  protected EventPublisher createPublisherWithRefusedCredentials() {
+    return broker.publisherWithWrongPassword(flaw);
+  }
+
+  @Override
   protected void prepareDestination(String aggregateType) {
     broker.declare(aggregateType);
   }

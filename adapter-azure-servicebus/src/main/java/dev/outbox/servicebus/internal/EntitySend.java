@@ -8,9 +8,9 @@ import dev.outbox.PublishException;
 import dev.outbox.spi.PublishResult;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * Sends the messages of one publish call that go to one entity: fills a {@link
  * ServiceBusMessageBatch}, sends it when full, and so on, one batch after the other so the order of
  * each aggregate holds. Once a message of an aggregate failed, the later messages of that aggregate
- * in the call are failed too (retryably) instead of overtaking it.
+ * in the call are failed too instead of overtaking it: retryably, or with the same broker fault.
+ * Once a send failed for the broker's fault ({@link Blame}), nothing more of the entity is sent in
+ * the call: its other messages get the same broker fault.
  *
  * <p>A send is never cancelled: when the call's deadline passes before it completes, its messages
  * are uncertain and its completion (success, or the error the SDK reports at the latest when its
@@ -38,11 +40,12 @@ public final class EntitySend implements Runnable {
   private final String entity;
   private final ServiceBusSenderAsyncClient sender;
   private final MessageMapper mapper;
+  private final Failures failures;
   private final List<OutboxMessage> messages;
   private final List<Integer> indexes;
   private final SendOutcomes outcomes;
   private final long deadlineNanos;
-  private final Set<String> failedAggregates = new HashSet<>();
+  private final Map<String, PublishException> failedAggregates = new HashMap<>();
 
   /**
    * Prepares the send.
@@ -50,6 +53,7 @@ public final class EntitySend implements Runnable {
    * @param entity the queue or topic
    * @param sender its sender
    * @param mapper maps outbox messages to Service Bus messages
+   * @param failures blames the SDK's failures
    * @param messages the whole batch of the publish call
    * @param indexes the positions in {@code messages} that go to this entity, in order
    * @param outcomes where each position's outcome goes
@@ -59,6 +63,7 @@ public final class EntitySend implements Runnable {
       String entity,
       ServiceBusSenderAsyncClient sender,
       MessageMapper mapper,
+      Failures failures,
       List<OutboxMessage> messages,
       List<Integer> indexes,
       SendOutcomes outcomes,
@@ -66,6 +71,7 @@ public final class EntitySend implements Runnable {
     this.entity = entity;
     this.sender = sender;
     this.mapper = mapper;
+    this.failures = failures;
     this.messages = messages;
     this.indexes = indexes;
     this.outcomes = outcomes;
@@ -85,8 +91,21 @@ public final class EntitySend implements Runnable {
       }
       List<Integer> inBatch = new ArrayList<>();
       next = fill(batch, next, inBatch);
-      if (!inBatch.isEmpty() && !send(batch, inBatch)) {
+      if (inBatch.isEmpty()) {
+        continue;
+      }
+      PublishException brokerFault;
+      try {
+        brokerFault = send(batch, inBatch);
+      } catch (TimeoutException e) {
         notSentFrom(next);
+        return;
+      }
+      if (brokerFault != null) {
+        for (int i = next; i < indexes.size(); i++) {
+          int index = indexes.get(i);
+          fail(index, Failures.notSentAfter(messages.get(index).id(), entity, brokerFault));
+        }
         return;
       }
     }
@@ -97,8 +116,9 @@ public final class EntitySend implements Runnable {
     while (next < indexes.size()) {
       int index = indexes.get(next);
       OutboxMessage message = messages.get(index);
-      if (failedAggregates.contains(message.aggregateId())) {
-        fail(index, earlierFailed(message));
+      PublishException earlier = failedAggregates.get(message.aggregateId());
+      if (earlier != null) {
+        fail(index, earlierFailed(message, earlier));
         next++;
         continue;
       }
@@ -113,7 +133,7 @@ public final class EntitySend implements Runnable {
           inBatch.add(index);
         }
       } catch (RuntimeException e) {
-        fail(index, Failures.of(message.id(), entity, "prepare", e));
+        fail(index, failures.of(message.id(), entity, "prepare", e));
       }
       next++;
     }
@@ -123,12 +143,15 @@ public final class EntitySend implements Runnable {
   /**
    * Sends one batch and waits for it until the deadline.
    *
-   * @return {@code true} when it completed in time (sent or failed), so the next may go
+   * @return {@code null} when it completed in time (sent, or failed for its messages' fault), so
+   *     the next may go; the failure when it failed for the broker's fault
+   * @throws TimeoutException when it did not complete in time, or the deadline had passed
    */
-  private boolean send(ServiceBusMessageBatch batch, List<Integer> inBatch) {
+  private PublishException send(ServiceBusMessageBatch batch, List<Integer> inBatch)
+      throws TimeoutException {
     if (!outcomes.start(inBatch)) {
       inBatch.forEach(index -> fail(index, notSent(index)));
-      return false;
+      throw new TimeoutException();
     }
     CompletableFuture<Void> sent;
     try {
@@ -143,40 +166,47 @@ public final class EntitySend implements Runnable {
       sent.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
       settle(inBatch, null); // final now, whichever thread runs the callback
       LOG.debug("Sent {} messages to {}", inBatch.size(), entity);
-      return true;
+      return null;
     } catch (ExecutionException e) {
       settle(inBatch, e.getCause());
       LOG.debug("Send of {} messages to {} failed: {}", inBatch.size(), entity, e.getCause());
-      inBatch.forEach(index -> failedAggregates.add(messages.get(index).aggregateId()));
-      return true;
+      PublishException failure =
+          failures.sendFailed(messages.get(inBatch.get(0)).id(), entity, unwrap(e.getCause()));
+      inBatch.forEach(index -> failedAggregates.put(messages.get(index).aggregateId(), failure));
+      return failure.isBrokerFault() ? failure : null;
     } catch (TimeoutException e) {
       LOG.debug("No answer to the send of {} messages to {} in time", inBatch.size(), entity);
-      return false;
+      throw e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
+      throw new TimeoutException("interrupted");
     }
   }
 
   /** The final outcome of the messages of a send, from its completion. */
   private void settle(List<Integer> inBatch, Throwable error) {
-    Throwable cause =
-        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause = unwrap(error);
     for (int index : inBatch) {
       UUID id = messages.get(index).id();
       outcomes.complete(
           index,
           cause == null
               ? PublishResult.published(id, entity)
-              : PublishResult.failed(id, Failures.sendFailed(id, entity, cause)));
+              : PublishResult.failed(id, failures.sendFailed(id, entity, cause)));
     }
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException && error.getCause() != null
+        ? error.getCause()
+        : error;
   }
 
   private void failFrom(int from, String what, RuntimeException e) {
     LOG.debug("{} for {} failed: {}", what, entity, e.toString());
     for (int i = from; i < indexes.size(); i++) {
       int index = indexes.get(i);
-      fail(index, Failures.of(messages.get(index).id(), entity, what, e));
+      fail(index, failures.of(messages.get(index).id(), entity, what, e));
     }
   }
 
@@ -189,7 +219,7 @@ public final class EntitySend implements Runnable {
 
   private void fail(int index, PublishException failure) {
     OutboxMessage message = messages.get(index);
-    failedAggregates.add(message.aggregateId());
+    failedAggregates.putIfAbsent(message.aggregateId(), failure);
     outcomes.fail(index, failure);
   }
 
@@ -197,12 +227,12 @@ public final class EntitySend implements Runnable {
     return Failures.notSent(messages.get(index).id(), entity);
   }
 
-  private PublishException earlierFailed(OutboxMessage message) {
-    return PublishException.retryable(
-        message.id(),
-        entity,
-        "not sent: an earlier message of aggregate " + message.aggregateId() + " failed",
-        null);
+  private PublishException earlierFailed(OutboxMessage message, PublishException earlier) {
+    String text = "not sent: an earlier message of aggregate " + message.aggregateId() + " failed";
+    return earlier.isBrokerFault()
+        ? PublishException.brokerUnavailable(
+            message.id(), entity, text + ": " + earlier.reason(), earlier.getCause())
+        : PublishException.retryable(message.id(), entity, text, null);
   }
 
   private PublishException tooLarge(OutboxMessage message, ServiceBusMessageBatch batch) {

@@ -11,6 +11,7 @@ import org.apache.activemq.artemis.protocol.amqp.proton.ProtonDeliveryHandler;
 import org.apache.activemq.artemis.protocol.amqp.proton.handler.EventHandler;
 import org.apache.qpid.proton.amqp.UnsignedLong;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
+import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
 import org.apache.qpid.proton.amqp.messaging.Source;
 import org.apache.qpid.proton.amqp.messaging.Target;
@@ -24,7 +25,9 @@ import org.apache.qpid.proton.message.Message;
 /**
  * Added to every AMQP connection of the local broker: advertises a max-message-size on each link
  * (the SDK sizes its batches from it), and answers the SDK's claims-based-security {@code
- * put-token} requests on {@code $cbs} itself, with status 202, on this connection's reply link.
+ * put-token} requests on {@code $cbs} itself, on this connection's reply link, as Service Bus does:
+ * status 202 for a shared access signature signed with the namespace's key ({@link
+ * SharedAccessKeys}), 401 {@code InvalidSignature} for any other token.
  */
 final class CbsAndLinkEmulation implements EventHandler {
 
@@ -33,12 +36,15 @@ final class CbsAndLinkEmulation implements EventHandler {
 
   private final AMQPConnectionContext connection;
   private final UnsignedLong maxMessageSize;
+  private final SharedAccessKeys keys;
   private final Deque<Message> replies = new ArrayDeque<>();
   private Sender replyLink;
 
-  CbsAndLinkEmulation(AMQPConnectionContext connection, long maxMessageSize) {
+  CbsAndLinkEmulation(
+      AMQPConnectionContext connection, long maxMessageSize, SharedAccessKeys keys) {
     this.connection = connection;
     this.maxMessageSize = UnsignedLong.valueOf(maxMessageSize);
+    this.keys = keys;
   }
 
   @Override
@@ -87,8 +93,14 @@ final class CbsAndLinkEmulation implements EventHandler {
     request.decode(bytes, 0, bytes.length);
     Message reply = Message.Factory.create();
     reply.setCorrelationId(request.getMessageId());
+    Object token =
+        request.getBody() instanceof AmqpValue value ? value.getValue() : request.getBody();
     reply.setApplicationProperties(
-        new ApplicationProperties(Map.of("status-code", 202, "status-description", "Accepted")));
+        keys.accepts(String.valueOf(token))
+            ? new ApplicationProperties(
+                Map.of("status-code", 202, "status-description", "Accepted"))
+            : new ApplicationProperties(
+                Map.of("status-code", 401, "status-description", SharedAccessKeys.REFUSED)));
     replies.add(reply);
     sendReplies();
   }

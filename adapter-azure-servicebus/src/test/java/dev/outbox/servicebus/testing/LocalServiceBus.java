@@ -32,9 +32,9 @@ import org.apache.qpid.proton.amqp.messaging.Data;
  * A local AMQP 1.0 broker the Azure SDK talks to as if it were a Service Bus namespace: Apache
  * ActiveMQ Artemis embedded in the test JVM, one AMQP acceptor on 127.0.0.1, persistent (so a
  * restart keeps what was stored), no auto-created destinations (a missing entity is unroutable),
- * and the {@link ServiceBusEmulationPlugin}. Queues are ANYCAST addresses; a topic is a MULTICAST
- * address with a divert per subscription into the ANYCAST queue {@code
- * <topic>/subscriptions/<name>}.
+ * the {@link ServiceBusEmulationPlugin} (which checks the shared access signature the SDK presents
+ * against {@link #KEY}). Queues are ANYCAST addresses; a topic is a MULTICAST address with a divert
+ * per subscription into the ANYCAST queue {@code <topic>/subscriptions/<name>}.
  *
  * <p>Not emulated: peek-lock settlement, sessions, scheduling, duplicate detection, partitioning,
  * management operations. Receive in {@code RECEIVE_AND_DELETE} mode.
@@ -43,6 +43,12 @@ public final class LocalServiceBus implements AutoCloseable {
 
   /** The advertised max-message-size by default: Service Bus Standard's 256 KB. */
   public static final long STANDARD_MAX_MESSAGE_SIZE = 256 * 1024;
+
+  /** The name of the namespace's shared access key, as in its connection string. */
+  public static final String KEY_NAME = "RootManageSharedAccessKey";
+
+  /** The namespace's shared access key: a token signed with any other is refused. */
+  public static final String KEY = "SAS_KEY_VALUE";
 
   private static final Symbol PARTITION_KEY = Symbol.valueOf("x-opt-partition-key");
 
@@ -55,7 +61,7 @@ public final class LocalServiceBus implements AutoCloseable {
 
   private LocalServiceBus(int port, long maxMessageSize) {
     this.port = port;
-    this.plugin = new ServiceBusEmulationPlugin(maxMessageSize);
+    this.plugin = new ServiceBusEmulationPlugin(maxMessageSize, KEY_NAME, KEY);
     try {
       this.dataDirectory = Files.createTempDirectory("local-servicebus");
     } catch (IOException e) {
@@ -91,10 +97,26 @@ public final class LocalServiceBus implements AutoCloseable {
    * @return the connection string
    */
   public static String connectionString(int port) {
+    return connectionString(port, KEY);
+  }
+
+  /**
+   * The same form with a key of the caller's: with any but {@link #KEY}, the namespace refuses the
+   * credentials (the {@code $cbs} put-token answers 401 {@code InvalidSignature}, as Service Bus
+   * does).
+   *
+   * @param port the port
+   * @param key the {@code SharedAccessKey}
+   * @return the connection string
+   */
+  public static String connectionString(int port, String key) {
     return "Endpoint=sb://127.0.0.1:"
         + port
-        + ";SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;"
-        + "UseDevelopmentEmulator=true;";
+        + ";SharedAccessKeyName="
+        + KEY_NAME
+        + ";SharedAccessKey="
+        + key
+        + ";UseDevelopmentEmulator=true;";
   }
 
   /**

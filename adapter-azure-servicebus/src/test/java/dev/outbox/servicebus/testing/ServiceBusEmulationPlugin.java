@@ -44,6 +44,7 @@ public final class ServiceBusEmulationPlugin
   private static final SimpleString SEQUENCE_KEY = SimpleString.of("x-opt-sequence-number");
 
   private final long maxMessageSize;
+  private final SharedAccessKeys keys;
   private final AtomicLong sequence = new AtomicLong();
   private final AtomicLong batchTransfers = new AtomicLong();
   private volatile ActiveMQServer server;
@@ -52,9 +53,12 @@ public final class ServiceBusEmulationPlugin
    * Creates the plugin.
    *
    * @param maxMessageSize advertised on every link: the SDK's batch size limit
+   * @param keyName the name of the namespace's shared access key
+   * @param key the key, which signs every token the namespace accepts
    */
-  public ServiceBusEmulationPlugin(long maxMessageSize) {
+  public ServiceBusEmulationPlugin(long maxMessageSize, String keyName, String key) {
     this.maxMessageSize = maxMessageSize;
+    this.keys = new SharedAccessKeys(keyName, key);
   }
 
   /**
@@ -75,7 +79,7 @@ public final class ServiceBusEmulationPlugin
   public void afterCreateConnection(RemotingConnection connection) {
     if (connection instanceof ActiveMQProtonRemotingConnection amqp) {
       amqp.getAmqpConnection()
-          .addEventHandler(new CbsAndLinkEmulation(amqp.getAmqpConnection(), maxMessageSize));
+          .addEventHandler(new CbsAndLinkEmulation(amqp.getAmqpConnection(), maxMessageSize, keys));
     }
   }
 

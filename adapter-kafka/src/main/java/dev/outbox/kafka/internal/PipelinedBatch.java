@@ -3,11 +3,12 @@ package dev.outbox.kafka.internal;
 import dev.outbox.OutboxMessage;
 import dev.outbox.PublishException;
 import dev.outbox.kafka.KafkaPublisherOptions;
+import dev.outbox.kafka.internal.ClusterContact.Mark;
+import dev.outbox.kafka.internal.TopicMetadata.Missing;
 import dev.outbox.spi.PublishResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +24,11 @@ import org.apache.kafka.common.errors.TimeoutException;
 /**
  * One batch, pipelined: route every message, make sure the topics are known, send every record,
  * have them flushed in one request, then wait for the acknowledgements together until the deadline.
- * A message of an aggregate whose earlier message in the batch could not be sent is held back (a
- * retryable failure), so that a later event never overtakes an earlier one.
+ * A message of an aggregate whose earlier message in the batch could not be sent is held back, so
+ * that a later event never overtakes an earlier one: with the broker's fault when the earlier one
+ * failed for the broker, as a retryable failure of the message otherwise. Failures are classified
+ * by {@link KafkaFailures}, with what the cluster answered since the batch began ({@link
+ * ClusterContact}).
  */
 public final class PipelinedBatch {
 
@@ -32,6 +36,9 @@ public final class PipelinedBatch {
   private final KafkaPublisherOptions options;
   private final TopicMetadata metadata;
   private final Flusher flusher;
+  private final ClusterContact contact;
+  private final KafkaFailures classifier;
+  private final Mark start;
   private final List<OutboxMessage> messages;
   private final long deadlineNanos;
   private final Duration timeout;
@@ -43,24 +50,23 @@ public final class PipelinedBatch {
   /**
    * Prepares a batch.
    *
-   * @param producer the idempotent producer
+   * @param client the idempotent producer and its helpers
    * @param options routing
-   * @param metadata the topic lookups
-   * @param flusher sends what the batch appended at once
    * @param messages the batch in position order
    * @param timeout how long the whole batch may take
    */
   public PipelinedBatch(
-      Producer<String, byte[]> producer,
+      ProducerClient client,
       KafkaPublisherOptions options,
-      TopicMetadata metadata,
-      Flusher flusher,
       List<OutboxMessage> messages,
       Duration timeout) {
-    this.producer = producer;
+    this.producer = client.producer();
     this.options = options;
-    this.metadata = metadata;
-    this.flusher = flusher;
+    this.metadata = client.metadata();
+    this.flusher = client.flusher();
+    this.contact = client.contact();
+    this.classifier = client.failures();
+    this.start = contact.mark();
     this.messages = messages;
     this.timeout = timeout;
     this.deadlineNanos = System.nanoTime() + Math.max(0, timeout.toNanos());
@@ -77,7 +83,7 @@ public final class PipelinedBatch {
    */
   public List<PublishResult> run() {
     route();
-    Map<String, Throwable> missing = new HashMap<>(metadata.check(distinctTopics(), deadlineNanos));
+    Map<String, Missing> missing = new HashMap<>(metadata.check(distinctTopics(), deadlineNanos));
     send(missing);
     flusher.request();
     List<PublishResult> results = new ArrayList<>(messages.size());
@@ -109,30 +115,31 @@ public final class PipelinedBatch {
     return distinct;
   }
 
-  private void send(Map<String, Throwable> missing) {
-    Set<String> heldBack = new HashSet<>();
+  private void send(Map<String, Missing> missing) {
+    Map<String, PublishException> heldBack = new HashMap<>();
     for (int i = 0; i < messages.size(); i++) {
       OutboxMessage message = messages.get(i);
       String aggregate = message.aggregateType() + '/' + message.aggregateId();
       Future<RecordMetadata> ack = null;
       if (failures[i] == null) {
-        if (heldBack.contains(aggregate)) {
-          failures[i] = heldBack(message, topics[i], aggregate);
+        if (heldBack.containsKey(aggregate)) {
+          failures[i] = heldBack(message, topics[i], aggregate, heldBack.get(aggregate));
         } else if (missing.containsKey(topics[i])) {
-          failures[i] = KafkaFailures.classify(message.id(), topics[i], missing.get(topics[i]));
+          Missing why = missing.get(topics[i]);
+          failures[i] = classifier.classify(message.id(), topics[i], why.cause(), why::seen);
         } else {
           ack = sendOne(i, missing);
         }
       }
       if (failures[i] != null) {
-        heldBack.add(aggregate);
+        heldBack.putIfAbsent(aggregate, failures[i]);
       }
       acks.add(ack);
     }
   }
 
   /** Sends message {@code index}; a refusal sets its failure, a metadata timeout its topic's. */
-  private Future<RecordMetadata> sendOne(int index, Map<String, Throwable> missing) {
+  private Future<RecordMetadata> sendOne(int index, Map<String, Missing> missing) {
     OutboxMessage message = messages.get(index);
     Future<RecordMetadata> ack = null;
     // The producer's callback always comes, within delivery.timeout.ms: it is the final outcome
@@ -148,14 +155,14 @@ public final class PipelinedBatch {
                   outcome.complete(
                       error == null
                           ? PublishResult.published(message.id(), topic)
-                          : PublishResult.failed(
-                              message.id(), KafkaFailures.classify(message.id(), topic, error))));
-      failures[index] = refusedAtOnce(message, topics[index], ack);
+                          : PublishResult.failed(message.id(), classify(index, error))));
+      failures[index] = refusedAtOnce(index, ack);
     } catch (RuntimeException e) {
-      failures[index] = KafkaFailures.classify(message.id(), topics[index], e);
+      failures[index] = classify(index, e);
     }
     if (failures[index] != null && failures[index].getCause() instanceof TimeoutException) {
-      missing.put(topics[index], failures[index].getCause()); // don't wait again for this topic
+      // don't wait again for this topic
+      missing.put(topics[index], new Missing(failures[index].getCause(), contact.since(start)));
     }
     return ack;
   }
@@ -164,8 +171,7 @@ public final class PipelinedBatch {
    * The producer reports some refusals (record too large, invalid record) through a future that has
    * already failed rather than by throwing; they count as refused before sending.
    */
-  private static PublishException refusedAtOnce(
-      OutboxMessage message, String topic, Future<RecordMetadata> ack) {
+  private PublishException refusedAtOnce(int index, Future<RecordMetadata> ack) {
     if (!ack.isDone()) {
       return null;
     }
@@ -173,19 +179,27 @@ public final class PipelinedBatch {
       ack.get();
       return null;
     } catch (ExecutionException e) {
-      return KafkaFailures.classify(message.id(), topic, e.getCause());
+      return classify(index, e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return PublishException.retryable(message.id(), topic, "interrupted", e);
+      return classify(index, e);
     }
   }
 
-  private static PublishException heldBack(OutboxMessage message, String topic, String aggregate) {
-    return PublishException.retryable(
-        message.id(),
-        topic,
-        "not sent: an earlier message of " + aggregate + " in this batch failed",
-        null);
+  /** A failure of message {@code index}, with what the cluster answered since the batch began. */
+  private PublishException classify(int index, Throwable failure) {
+    return classifier.classify(
+        messages.get(index).id(), topics[index], failure, () -> contact.since(start));
+  }
+
+  /** Held back behind {@code earlier}: the broker's fault if that one was, the message's if not. */
+  private static PublishException heldBack(
+      OutboxMessage message, String topic, String aggregate, PublishException earlier) {
+    String reason = "not sent: an earlier message of " + aggregate + " in this batch failed";
+    return earlier.isBrokerFault()
+        ? PublishException.brokerUnavailable(
+            message.id(), topic, reason + " for the broker: " + earlier.getMessage(), null)
+        : PublishException.retryable(message.id(), topic, reason, null);
   }
 
   private PublishResult result(int index) {
@@ -198,15 +212,13 @@ public final class PipelinedBatch {
       acks.get(index).get(remaining, TimeUnit.NANOSECONDS);
       return PublishResult.published(message.id(), topics[index]);
     } catch (ExecutionException e) {
-      return PublishResult.failed(
-          message.id(), KafkaFailures.classify(message.id(), topics[index], e.getCause()));
+      return PublishResult.failed(message.id(), classify(index, e.getCause()));
     } catch (java.util.concurrent.TimeoutException e) {
       // Still in the producer: it may yet land. The processor waits for the callback.
       return PublishResult.uncertain(message.id(), topics[index], timeout, finals.get(index));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return PublishResult.failed(
-          message.id(), PublishException.retryable(message.id(), topics[index], "interrupted", e));
+      return PublishResult.failed(message.id(), classify(index, e));
     }
   }
 }

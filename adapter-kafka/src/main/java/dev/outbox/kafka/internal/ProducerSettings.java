@@ -1,12 +1,17 @@
 package dev.outbox.kafka.internal;
 
 import dev.outbox.kafka.KafkaPublisherOptions;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -53,6 +58,8 @@ public final class ProducerSettings {
       List.of("password", "secret", "token", "key", "credential", "jaas");
 
   private static final String MASK = "****";
+
+  private static final Pattern JAAS_USERNAME = Pattern.compile("\\busername\\s*=\\s*\"([^\"]*)\"");
 
   private ProducerSettings() {}
 
@@ -127,6 +134,17 @@ public final class ProducerSettings {
     }
   }
 
+  /**
+   * The producer's own deadline for a record ({@code delivery.timeout.ms}), with the adapter's
+   * default when not set.
+   *
+   * @param properties the pass-through properties
+   * @return the deadline
+   */
+  public static Duration deliveryTimeout(Map<String, String> properties) {
+    return Duration.ofMillis(effective(properties, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG));
+  }
+
   private static long effective(Map<String, String> properties, String name) {
     String value = properties.getOrDefault(name, OVERRIDABLE_DEFAULTS.get(name)).trim();
     return parseInt(name, value);
@@ -162,6 +180,24 @@ public final class ProducerSettings {
     Map<String, String> shown = new LinkedHashMap<>();
     properties.forEach((name, value) -> shown.put(name, isSecret(name) ? MASK : value));
     return shown;
+  }
+
+  /**
+   * The SASL user name of a producer configuration, to name it when the brokers refuse the
+   * credentials: the {@code username} of its {@code sasl.jaas.config} (PLAIN, SCRAM). The password
+   * is never read.
+   *
+   * @param config the complete producer configuration
+   * @return the user name, or {@code null} when there is none
+   */
+  public static String saslUser(Map<String, ?> config) {
+    Object jaas = config.get(SaslConfigs.SASL_JAAS_CONFIG);
+    if (jaas == null) {
+      return null;
+    }
+    String text = jaas instanceof Password password ? password.value() : jaas.toString();
+    Matcher user = JAAS_USERNAME.matcher(text);
+    return user.find() ? user.group(1) : null;
   }
 
   /**

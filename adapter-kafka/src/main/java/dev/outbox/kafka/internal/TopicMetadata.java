@@ -1,5 +1,7 @@
 package dev.outbox.kafka.internal;
 
+import dev.outbox.kafka.internal.ClusterContact.Mark;
+import dev.outbox.kafka.internal.ClusterContact.Seen;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,12 +25,16 @@ import org.apache.kafka.common.errors.TimeoutException;
  * than one metadata wait per batch, and never more than the publish timeout. Every batch checks all
  * its topics: the producer forgets topics it has not used for a while ({@code
  * metadata.max.idle.ms}), and a lookup of a topic it knows returns at once.
+ *
+ * <p>A lookup that fails comes with what the cluster answered while it ran ({@link
+ * ClusterContact}), so that a topic the cluster does not have is told apart from a cluster that
+ * cannot be reached: the producer fails both with the same timeout.
  */
 public final class TopicMetadata implements AutoCloseable {
 
   private final Producer<?, ?> producer;
-  private final Map<String, CompletableFuture<List<PartitionInfo>>> inFlight =
-      new ConcurrentHashMap<>();
+  private final ClusterContact contact;
+  private final Map<String, Lookup> inFlight = new ConcurrentHashMap<>();
   private final ExecutorService lookups =
       Executors.newCachedThreadPool(
           task -> {
@@ -38,12 +44,26 @@ public final class TopicMetadata implements AutoCloseable {
           });
 
   /**
+   * A topic the batch cannot be sent to, and what the cluster answered while it was looked up.
+   *
+   * @param cause what the lookup failed with
+   * @param seen what came back from the cluster since the lookup began
+   */
+  public record Missing(Throwable cause, Seen seen) {}
+
+  /** One running lookup and the cluster's counters when it began. */
+  private record Lookup(CompletableFuture<List<PartitionInfo>> partitions, Mark mark) {}
+
+  /**
    * Wraps the producer whose metadata is looked up.
    *
    * @param producer the producer, thread-safe
+   * @param contact what the producer hears from the cluster, to tell a missing topic from an
+   *     unreachable cluster
    */
-  public TopicMetadata(Producer<?, ?> producer) {
+  public TopicMetadata(Producer<?, ?> producer, ClusterContact contact) {
     this.producer = producer;
+    this.contact = contact;
   }
 
   /**
@@ -53,43 +73,44 @@ public final class TopicMetadata implements AutoCloseable {
    * @param deadlineNanos the batch's deadline on {@link System#nanoTime()}
    * @return why each topic that could not be found failed; empty when all are known
    */
-  public Map<String, Throwable> check(Collection<String> topics, long deadlineNanos) {
-    Map<String, CompletableFuture<List<PartitionInfo>>> pending = new LinkedHashMap<>();
+  public Map<String, Missing> check(Collection<String> topics, long deadlineNanos) {
+    Map<String, Lookup> pending = new LinkedHashMap<>();
     for (String topic : topics) {
       pending.put(topic, lookUp(topic));
     }
-    Map<String, Throwable> failures = new LinkedHashMap<>();
+    Map<String, Missing> failures = new LinkedHashMap<>();
     pending.forEach(
         (topic, lookup) -> {
-          Throwable failure = await(topic, lookup, deadlineNanos);
+          Throwable failure = await(topic, lookup.partitions(), deadlineNanos);
           if (failure != null) {
-            failures.put(topic, failure);
+            failures.put(topic, new Missing(failure, contact.since(lookup.mark())));
           }
         });
     return failures;
   }
 
   /** One lookup per topic at a time: a batch arriving while one runs waits for the same one. */
-  private CompletableFuture<List<PartitionInfo>> lookUp(String topic) {
-    CompletableFuture<List<PartitionInfo>> created = new CompletableFuture<>();
-    CompletableFuture<List<PartitionInfo>> running = inFlight.putIfAbsent(topic, created);
+  private Lookup lookUp(String topic) {
+    Lookup created = new Lookup(new CompletableFuture<>(), contact.mark());
+    Lookup running = inFlight.putIfAbsent(topic, created);
     if (running != null) {
       return running;
     }
+    CompletableFuture<List<PartitionInfo>> partitions = created.partitions();
     try {
       lookups.execute(
           () -> {
             try {
-              created.complete(producer.partitionsFor(topic));
+              partitions.complete(producer.partitionsFor(topic));
             } catch (RuntimeException e) {
-              created.completeExceptionally(e);
+              partitions.completeExceptionally(e);
             } finally {
               inFlight.remove(topic, created);
             }
           });
     } catch (RejectedExecutionException e) {
       inFlight.remove(topic, created);
-      created.completeExceptionally(e);
+      partitions.completeExceptionally(e);
     }
     return created;
   }
@@ -100,7 +121,7 @@ public final class TopicMetadata implements AutoCloseable {
       List<PartitionInfo> partitions =
           lookup.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
       return partitions == null || partitions.isEmpty()
-          ? new TimeoutException("Topic " + topic + " has no partitions in the metadata")
+          ? new TimeoutException("Topic " + topic + " not present in metadata: no partitions")
           : null;
     } catch (ExecutionException e) {
       return e.getCause();

@@ -64,4 +64,33 @@ class ProducerSettingsTest {
         .containsEntry("ssl.key.password", "****")
         .containsEntry("linger.ms", "5");
   }
+
+  @Test
+  void saslUserIsReadFromTheJaasConfigWithoutItsPassword() {
+    Map<String, Object> config =
+        ProducerSettings.producerConfig(
+            KafkaPublisherOptions.builder()
+                .producerProperty(
+                    "sasl.jaas.config",
+                    "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                        + " username=\"app\" password=\"s3cret\";")
+                .build());
+
+    assertThat(ProducerSettings.saslUser(config)).isEqualTo("app");
+  }
+
+  @Test
+  void noJaasConfigMeansNoSaslUser() {
+    assertThat(
+            ProducerSettings.saslUser(
+                ProducerSettings.producerConfig(KafkaPublisherOptions.defaults())))
+        .isNull();
+  }
+
+  @Test
+  void deliveryTimeoutIsTheAdaptersDefaultUnlessSet() {
+    assertThat(ProducerSettings.deliveryTimeout(Map.of())).isEqualTo(Duration.ofSeconds(30));
+    assertThat(ProducerSettings.deliveryTimeout(Map.of("delivery.timeout.ms", "3000")))
+        .isEqualTo(Duration.ofSeconds(3));
+  }
 }

@@ -1,5 +1,6 @@
 package dev.outbox.kafka.testing;
 
+import dev.outbox.testkit.TcpProxy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -37,6 +38,18 @@ import org.apache.kafka.server.common.MetadataVersion;
  * broker away and bring it back as an outage would. {@link #close()} stops it and deletes the data.
  * Starting takes about two seconds.
  *
+ * <p>Two more listeners on the same broker, on request ({@link #builder()}):
+ *
+ * <ul>
+ *   <li>{@linkplain Builder#proxied() proxied}: a listener whose advertised address is a {@link
+ *       TcpProxy}'s port. Kafka clients connect to the advertised address of the listener they
+ *       bootstrapped from, so a client of {@link #proxiedBootstrapServers()} sends everything
+ *       through the proxy, and {@link TcpProxy#down()} takes the broker away from it alone.
+ *   <li>{@linkplain Builder#saslUser(String, String) SASL}: a {@code SASL_PLAINTEXT} listener with
+ *       the {@code PLAIN} mechanism and one user, to test refused credentials ({@link
+ *       #saslBootstrapServers()}, {@link #saslProperties(String, String)}).
+ * </ul>
+ *
  * <pre>{@code
  * try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
  *   kafka.createTopic("orders", 3);
@@ -48,31 +61,117 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
+  private static final String SASL_MECHANISM = "PLAIN";
+
   private final Path logDir;
   private final int port;
+  private final TcpProxy proxy;
+  private final int saslPort;
   private final KafkaConfig config;
   private KafkaRaftServer server;
 
-  private EmbeddedKafka(Path logDir, int port, int controllerPort) {
+  private EmbeddedKafka(Path logDir, Builder builder) throws IOException {
     this.logDir = logDir;
-    this.port = port;
-    this.config = new KafkaConfig(properties(logDir, port, controllerPort));
+    this.port = freePort();
+    int controllerPort = freePort();
+    Properties props = properties(logDir, port, controllerPort);
+    if (builder.proxied) {
+      // The proxy first, on a port of its own, so that the broker can advertise that port.
+      int proxiedPort = freePort();
+      this.proxy = new TcpProxy("127.0.0.1", proxiedPort);
+      addListener(props, "PROXIED", "PLAINTEXT", proxiedPort, proxy.port());
+    } else {
+      this.proxy = null;
+    }
+    if (builder.saslUser != null) {
+      this.saslPort = freePort();
+      addListener(props, "SASL", "SASL_PLAINTEXT", saslPort, saslPort);
+      props.put("sasl.enabled.mechanisms", SASL_MECHANISM);
+      props.put("listener.name.sasl.sasl.enabled.mechanisms", SASL_MECHANISM);
+      props.put(
+          "listener.name.sasl.plain.sasl.jaas.config",
+          "org.apache.kafka.common.security.plain.PlainLoginModule required"
+              + " user_"
+              + builder.saslUser
+              + "=\""
+              + builder.saslPassword
+              + "\";");
+    } else {
+      this.saslPort = -1;
+    }
+    this.config = new KafkaConfig(props);
   }
 
   /**
-   * Formats a fresh log directory and starts a broker on free ports.
+   * Formats a fresh log directory and starts a broker on free ports, with its plaintext listener
+   * only.
    *
    * @return the running broker
    */
   public static EmbeddedKafka start() {
-    try {
-      Path logDir = Files.createTempDirectory("outbox-kafka-");
-      EmbeddedKafka kafka = new EmbeddedKafka(logDir, freePort(), freePort());
-      kafka.format();
-      kafka.startServer();
-      return kafka;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    return builder().start();
+  }
+
+  /**
+   * A broker with more listeners than the plaintext one.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Chooses the listeners of a broker before it starts. */
+  public static final class Builder {
+    private boolean proxied;
+    private String saslUser;
+    private String saslPassword;
+
+    private Builder() {}
+
+    /**
+     * Adds a listener that clients reach only through a {@link TcpProxy}: see {@link #proxy()}.
+     *
+     * @return this builder
+     */
+    public Builder proxied() {
+      this.proxied = true;
+      return this;
+    }
+
+    /**
+     * Adds a {@code SASL_PLAINTEXT} listener with the {@code PLAIN} mechanism and this one user.
+     *
+     * @param user the user name
+     * @param password its password
+     * @return this builder
+     */
+    public Builder saslUser(String user, String password) {
+      this.saslUser = user;
+      this.saslPassword = password;
+      return this;
+    }
+
+    /**
+     * Formats a fresh log directory and starts the broker on free ports.
+     *
+     * @return the running broker
+     */
+    public EmbeddedKafka start() {
+      EmbeddedKafka kafka = null;
+      try {
+        kafka = new EmbeddedKafka(Files.createTempDirectory("outbox-kafka-"), this);
+        kafka.format();
+        kafka.startServer();
+        return kafka;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (RuntimeException e) {
+        if (kafka != null) {
+          kafka.close();
+        }
+        throw e;
+      }
     }
   }
 
@@ -83,6 +182,84 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public String bootstrapServers() {
     return "127.0.0.1:" + port;
+  }
+
+  /**
+   * Where clients connect to reach the broker through {@link #proxy()}: the proxy's port, which the
+   * proxied listener also advertises.
+   *
+   * @return {@code 127.0.0.1:<proxy port>}
+   * @throws IllegalStateException when the broker was built without {@link Builder#proxied()}
+   */
+  public String proxiedBootstrapServers() {
+    return "127.0.0.1:" + proxy().port();
+  }
+
+  /**
+   * The proxy every connection of a client of {@link #proxiedBootstrapServers()} passes through:
+   * {@link TcpProxy#down()} takes the broker away from those clients alone. Closed with the broker.
+   *
+   * @return the proxy
+   * @throws IllegalStateException when the broker was built without {@link Builder#proxied()}
+   */
+  public TcpProxy proxy() {
+    if (proxy == null) {
+      throw new IllegalStateException("this broker has no proxied listener: build it proxied()");
+    }
+    return proxy;
+  }
+
+  /**
+   * Where clients connect to the SASL listener.
+   *
+   * @return {@code 127.0.0.1:<SASL port>}
+   * @throws IllegalStateException when the broker was built without {@link Builder#saslUser}
+   */
+  public String saslBootstrapServers() {
+    if (saslPort < 0) {
+      throw new IllegalStateException("this broker has no SASL listener: build it with saslUser()");
+    }
+    return "127.0.0.1:" + saslPort;
+  }
+
+  /**
+   * The producer properties of a client of the SASL listener.
+   *
+   * @param user the user name
+   * @param password the password it presents
+   * @return {@code security.protocol}, {@code sasl.mechanism} and {@code sasl.jaas.config}
+   */
+  public static Map<String, String> saslProperties(String user, String password) {
+    return Map.of(
+        "security.protocol",
+        "SASL_PLAINTEXT",
+        "sasl.mechanism",
+        SASL_MECHANISM,
+        "sasl.jaas.config",
+        "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+            + user
+            + "\" password=\""
+            + password
+            + "\";");
+  }
+
+  /**
+   * Creates a topic with topic configurations and waits until the broker has it.
+   *
+   * @param name the topic
+   * @param partitions how many partitions
+   * @param configs topic configurations, for example {@code max.message.bytes}
+   */
+  public void createTopic(String name, int partitions, Map<String, String> configs) {
+    try (Admin admin = admin()) {
+      admin
+          .createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
+          .all()
+          .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      awaitLeaders(admin, name);
+    } catch (Exception e) {
+      throw new IllegalStateException("Could not create topic " + name + ": " + e, e);
+    }
   }
 
   /**
@@ -117,15 +294,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    * @param partitions how many partitions
    */
   public void createTopic(String name, int partitions) {
-    try (Admin admin = admin()) {
-      admin
-          .createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
-          .all()
-          .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      awaitLeaders(admin, name);
-    } catch (Exception e) {
-      throw new IllegalStateException("Could not create topic " + name + ": " + e, e);
-    }
+    createTopic(name, partitions, Map.of());
   }
 
   /** Right after creation the broker may not know the topic yet, or not have its leaders. */
@@ -162,10 +331,13 @@ public final class EmbeddedKafka implements AutoCloseable {
             (int) ADMIN_TIMEOUT.toMillis()));
   }
 
-  /** Stops the broker and deletes its data. */
+  /** Stops the broker and its proxy, and deletes its data. */
   @Override
   public synchronized void close() {
     stop();
+    if (proxy != null) {
+      proxy.close();
+    }
     try (Stream<Path> files = Files.walk(logDir)) {
       files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (IOException e) {
@@ -227,6 +399,18 @@ public final class EmbeddedKafka implements AutoCloseable {
     props.put("group.initial.rebalance.delay.ms", "0");
     props.put("log.flush.interval.messages", "1000000");
     return props;
+  }
+
+  /** Adds a listener named {@code name} on {@code port}, advertised on {@code advertisedPort}. */
+  private static void addListener(
+      Properties props, String name, String protocol, int port, int advertisedPort) {
+    props.put("listeners", props.get("listeners") + "," + name + "://127.0.0.1:" + port);
+    props.put(
+        "advertised.listeners",
+        props.get("advertised.listeners") + "," + name + "://127.0.0.1:" + advertisedPort);
+    props.put(
+        "listener.security.protocol.map",
+        props.get("listener.security.protocol.map") + "," + name + ":" + protocol);
   }
 
   private static int freePort() {

@@ -2,13 +2,16 @@ package dev.outbox.nats.internal;
 
 import dev.outbox.OutboxException;
 import dev.outbox.nats.NatsPublisherOptions;
+import io.nats.client.AuthenticationException;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.ErrorListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
+import java.net.SocketException;
 import java.security.NoSuchAlgorithmException;
+import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Holds the publisher's connection. The first attempt runs in {@link #start()}; when no server
  * answers, a daemon thread keeps trying every {@code reconnectWait} until one does or the holder is
  * closed, so the application starts while NATS is down. Once connected, jnats reconnects forever
- * and fails over among the servers.
+ * and fails over among the servers. While there is no connection, {@link #unavailableReason()} says
+ * why, in particular when the server refuses the credentials.
  */
 public final class Connector implements AutoCloseable {
 
@@ -26,7 +30,15 @@ public final class Connector implements AutoCloseable {
   private final NatsPublisherOptions options;
   private final Options natsOptions;
   private final Consumer<Connection> onFirstConnect;
+  private final Login login;
   private volatile Connection connection;
+
+  /** What the server said when it last refused the credentials; {@code null} once connected. */
+  private volatile String refusal;
+
+  /** The last failure to connect; {@code null} once connected. */
+  private volatile String lastFailure;
+
   private volatile boolean closed;
   private Thread retrying;
 
@@ -38,8 +50,9 @@ public final class Connector implements AutoCloseable {
    */
   public Connector(NatsPublisherOptions options, Consumer<Connection> onFirstConnect) {
     this.options = options;
-    this.natsOptions = natsOptions(options);
+    this.login = Login.of(options);
     this.onFirstConnect = onFirstConnect;
+    this.natsOptions = builder(options, this::changed, new Errors()).build();
   }
 
   /** Tries once to connect; on failure keeps trying in the background. */
@@ -47,7 +60,9 @@ public final class Connector implements AutoCloseable {
     if (tryConnect()) {
       return;
     }
-    LOG.warn("NATS at {} is not reachable yet; retrying in the background", servers());
+    if (refusal == null) { // a refusal was logged already
+      LOG.warn("NATS at {} is not reachable yet; retrying in the background", servers());
+    }
     retrying = new Thread(this::retryUntilConnected, "outbox-nats-connect");
     retrying.setDaemon(true);
     retrying.start();
@@ -73,13 +88,29 @@ public final class Connector implements AutoCloseable {
   }
 
   /**
-   * What the connection is doing, for failure messages.
+   * Why no message can be sent now, for a broker fault: the refused credentials when the server
+   * refused them, otherwise the connection's state and its last failure.
    *
-   * @return for example {@code RECONNECTING}, or {@code never connected}
+   * @return for example {@code NATS at nats://host:4222 refused the credentials of user 'app'
+   *     (Authorization Violation); fix the user or password}
    */
-  public String status() {
-    Connection current = connection;
-    return current == null ? "never connected to " + servers() : current.getStatus().toString();
+  public String unavailableReason() {
+    String refused = refusal;
+    if (refused != null) {
+      return describeRefusal(refused);
+    }
+    String failure = lastFailure;
+    return "not connected to NATS at "
+        + servers()
+        + " ("
+        + (connection == null ? "never connected" : connection.getStatus().toString())
+        + (failure == null ? "" : "; last attempt: " + failure)
+        + "); reconnecting every "
+        + options.reconnectWait();
+  }
+
+  private String describeRefusal(String serverError) {
+    return Failures.credentialsRefused(servers(), login, serverError);
   }
 
   @Override
@@ -119,8 +150,14 @@ public final class Connector implements AutoCloseable {
       connection = opened;
       onFirstConnect.accept(opened);
       return true;
+    } catch (AuthenticationException e) {
+      refused(serverError(e));
+      return false;
     } catch (IOException e) {
       LOG.debug("NATS connect attempt failed: {}", e.toString());
+      if (lastFailure == null) {
+        lastFailure = e.getMessage();
+      }
       return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -129,7 +166,41 @@ public final class Connector implements AutoCloseable {
   }
 
   private String servers() {
-    return options.servers().stream().map(Redaction::url).toList().toString();
+    List<String> servers = options.servers().stream().map(Redaction::url).toList();
+    return servers.size() == 1 ? servers.get(0) : servers.toString();
+  }
+
+  /** Records a refusal of the credentials; logs it when it is new. */
+  private void refused(String serverError) {
+    if (!serverError.equals(refusal)) {
+      refusal = serverError;
+      LOG.warn("{}", describeRefusal(serverError));
+    }
+  }
+
+  /** The innermost exception's words: "Connection refused", not the wrappers around it. */
+  private static String rootMessage(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.toString() : root.getMessage();
+  }
+
+  private static boolean isNetworkFailure(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SocketException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The server's words in jnats' "Authentication error connecting to NATS server: ...". */
+  private static String serverError(AuthenticationException e) {
+    String text = String.valueOf(e.getMessage());
+    int colon = text.lastIndexOf(": ");
+    return colon < 0 ? text : text.substring(colon + 2);
   }
 
   /**
@@ -139,15 +210,24 @@ public final class Connector implements AutoCloseable {
    * @return the jnats options
    */
   public static Options natsOptions(NatsPublisherOptions options) {
+    return builder(options, null, null).build();
+  }
+
+  /**
+   * The options' jnats builder; the listeners go in before the customizer, which may replace them.
+   */
+  private static Options.Builder builder(
+      NatsPublisherOptions options, ConnectionListener listener, ErrorListener errors) {
     Options.Builder b =
         new Options.Builder()
             .servers(options.servers().toArray(String[]::new))
             .connectionName(options.connectionName())
             .connectionTimeout(options.connectionTimeout())
             .reconnectWait(options.reconnectWait())
-            .maxReconnects(-1)
-            .connectionListener(listener(options))
-            .errorListener(new LoggingErrorListener());
+            .maxReconnects(-1);
+    if (listener != null) {
+      b.connectionListener(listener).errorListener(errors);
+    }
     options.username().ifPresent(u -> b.userInfo(u, options.password().orElse("")));
     options.token().ifPresent(t -> b.token(t.toCharArray()));
     options.credentialsFile().ifPresent(b::credentialPath);
@@ -161,37 +241,49 @@ public final class Connector implements AutoCloseable {
       }
     }
     options.customizer().ifPresent(c -> c.accept(b));
-    return b.build();
+    return b;
   }
 
-  private static ConnectionListener listener(NatsPublisherOptions options) {
-    return (connection, event) -> {
-      switch (event) {
-        case CONNECTED, RECONNECTED ->
-            LOG.info(
-                "NATS {} to {}", event.getEvent(), Redaction.url(connection.getConnectedUrl()));
-        case DISCONNECTED -> {
-          if (connection.getStatus() == Connection.Status.RECONNECTING) {
-            LOG.warn(
-                "NATS disconnected; reconnecting to {} every {}",
-                options.servers().stream().map(Redaction::url).toList(),
-                options.reconnectWait());
-          }
-        }
-        default -> LOG.debug("NATS {}", event.getEvent());
+  private void changed(Connection connection, ConnectionListener.Events event) {
+    switch (event) {
+      case CONNECTED, RECONNECTED -> {
+        refusal = null;
+        lastFailure = null;
+        LOG.info("NATS {} to {}", event.getEvent(), Redaction.url(connection.getConnectedUrl()));
       }
-    };
+      case DISCONNECTED -> {
+        if (connection.getStatus() == Connection.Status.RECONNECTING) {
+          LOG.warn(
+              "NATS disconnected; reconnecting to {} every {}", servers(), options.reconnectWait());
+        }
+      }
+      default -> LOG.debug("NATS {}", event.getEvent());
+    }
   }
 
-  /** Logs the client's asynchronous errors through SLF4J instead of java.util.logging. */
-  private static final class LoggingErrorListener implements ErrorListener {
+  /**
+   * Logs the client's asynchronous errors through SLF4J instead of java.util.logging, and keeps
+   * what the publisher's failures must say: the server refusing the credentials, the last failure
+   * to connect.
+   */
+  private final class Errors implements ErrorListener {
     @Override
     public void errorOccurred(Connection conn, String error) {
-      LOG.warn("NATS server error: {}", error);
+      if (Failures.isCredentialsRefusal(error)) {
+        refused(error);
+      } else {
+        LOG.warn("NATS server error: {}", error);
+      }
     }
 
     @Override
     public void exceptionOccurred(Connection conn, Exception exp) {
+      if (!isConnected()) {
+        lastFailure = rootMessage(exp);
+        if (isNetworkFailure(exp)) {
+          refusal = null; // nobody to refuse anything: the server is not reachable
+        }
+      }
       LOG.debug("NATS client exception: {}", exp.toString());
     }
   }

@@ -54,9 +54,12 @@ public final class StreamProvisioner {
    *
    * @param connection a connected connection
    * @param budget how long the management requests may take
-   * @return {@code null} when the stream exists (or creation is off), otherwise what went wrong
+   * @return {@code null} when the stream exists (or creation is off), otherwise what went wrong: a
+   *     broker fault when JetStream does not answer or answers with a 5xx error, a failure of the
+   *     messages when it refuses the stream's configuration (4xx, for example subjects that overlap
+   *     another stream's)
    */
-  public synchronized String ensure(Connection connection, Duration budget) {
+  public synchronized Failures.Reason ensure(Connection connection, Duration budget) {
     if (ready) {
       return null;
     }
@@ -69,17 +72,24 @@ public final class StreamProvisioner {
       ready = true;
       return null;
     } catch (JetStreamApiException e) {
-      return "JetStream refused to create stream "
-          + stream.name()
-          + " for "
-          + configuration.getSubjects()
-          + ": "
-          + e.getErrorDescription()
-          + " (error "
-          + e.getApiErrorCode()
-          + ')';
+      String text =
+          "JetStream refused to create stream "
+              + stream.name()
+              + " for "
+              + configuration.getSubjects()
+              + ": "
+              + e.getErrorDescription()
+              + " (error "
+              + e.getApiErrorCode()
+              + ')';
+      return e.getErrorCode() >= 500 ? Failures.Reason.broker(text) : Failures.Reason.message(text);
     } catch (IOException | RuntimeException e) {
-      return "could not create stream " + stream.name() + ": " + e.getMessage();
+      return Failures.Reason.broker(
+          "could not create stream "
+              + stream.name()
+              + ": "
+              + e.getMessage()
+              + " (JetStream did not answer: is it enabled and running?)");
     }
   }
 

@@ -105,6 +105,30 @@ public final class JetStreamFixture implements AutoCloseable {
   }
 
   /**
+   * Creates a file stream that refuses every message larger than {@code maxMessageSize} bytes (its
+   * {@code max_msg_size}); {@link #close()} deletes it.
+   *
+   * @param name the stream name
+   * @param maxMessageSize the largest message it stores
+   * @param subjects its subjects
+   * @return the stream name
+   * @throws Exception when the server refuses
+   */
+  public String createStreamWithMaxMessageSize(String name, int maxMessageSize, String... subjects)
+      throws Exception {
+    management.addStream(
+        StreamConfiguration.builder()
+            .name(name)
+            .subjects(subjects)
+            .storageType(StorageType.File)
+            .duplicateWindow(Duration.ofMinutes(2))
+            .maximumMessageSize(maxMessageSize)
+            .build());
+    created.add(name);
+    return name;
+  }
+
+  /**
    * Forgets a stream, so that {@link #close()} leaves it on the server.
    *
    * @param name the stream name

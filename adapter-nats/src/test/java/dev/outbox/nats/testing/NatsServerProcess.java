@@ -6,7 +6,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
@@ -14,23 +16,89 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * A second nats-server with JetStream that a test starts, stops and restarts on the same loopback
- * port and store directory. {@link #close()} kills it; call it in a {@code finally} or
- * {@code @AfterAll}.
+ * port and store directory, optionally with a user and password and a smaller {@code max_payload}
+ * ({@link Settings}). {@link #close()} kills it; call it in a {@code finally} or {@code @AfterAll}.
  */
 public final class NatsServerProcess implements AutoCloseable {
 
   /** The server binary. */
   public static final Path BINARY = Path.of("/usr/sbin/nats-server");
 
+  /**
+   * What the server is started with besides JetStream.
+   *
+   * @param user the one user clients must log in as, or {@code null} for no authentication
+   * @param password that user's password, or {@code null}
+   * @param maxPayload the largest message the server takes in bytes, or 0 for its default (1 MB)
+   * @param jetStream whether JetStream is enabled
+   */
+  public record Settings(String user, String password, int maxPayload, boolean jetStream) {
+
+    /** JetStream, no authentication, the default {@code max_payload}. */
+    public static final Settings DEFAULTS = new Settings(null, null, 0, true);
+
+    /**
+     * These settings with a user and password.
+     *
+     * @param name the user
+     * @param secret the password
+     * @return the settings
+     */
+    public Settings withUser(String name, String secret) {
+      return new Settings(name, secret, maxPayload, jetStream);
+    }
+
+    /**
+     * These settings with a smaller {@code max_payload}.
+     *
+     * @param bytes the largest message the server takes
+     * @return the settings
+     */
+    public Settings withMaxPayload(int bytes) {
+      return new Settings(user, password, bytes, jetStream);
+    }
+
+    /**
+     * These settings without JetStream: a plain core NATS server.
+     *
+     * @return the settings
+     */
+    public Settings withoutJetStream() {
+      return new Settings(user, password, maxPayload, false);
+    }
+
+    /** The server's configuration file: only what differs from the defaults. */
+    String configFile() {
+      StringBuilder config = new StringBuilder();
+      if (maxPayload > 0) {
+        config.append("max_payload: ").append(maxPayload).append('\n');
+      }
+      if (user != null) {
+        config
+            .append("authorization {\n  user: \"")
+            .append(user)
+            .append("\"\n  password: \"")
+            .append(password)
+            .append("\"\n}\n");
+      }
+      return config.toString();
+    }
+  }
+
   private final int port;
   private final Path storeDir;
   private final Path log;
+  private final Path config;
+  private final boolean jetStream;
   private Process process;
 
-  private NatsServerProcess(int port, Path storeDir) {
+  private NatsServerProcess(int port, Path storeDir, Settings settings) throws IOException {
     this.port = port;
+    this.jetStream = settings.jetStream();
     this.storeDir = storeDir;
     this.log = storeDir.resolve("server.log");
+    this.config = storeDir.resolve("server.conf");
+    Files.writeString(config, settings.configFile());
   }
 
   /**
@@ -41,6 +109,18 @@ public final class NatsServerProcess implements AutoCloseable {
    * @throws Exception when it does not come up within 10 seconds
    */
   public static NatsServerProcess start() throws Exception {
+    return start(Settings.DEFAULTS);
+  }
+
+  /**
+   * Starts a server with these settings on a free loopback port with a fresh store directory. Skips
+   * the test when the binary is missing (fails it when {@code CI=true}).
+   *
+   * @param settings authentication and {@code max_payload}
+   * @return the running server
+   * @throws Exception when it does not come up within 10 seconds
+   */
+  public static NatsServerProcess start(Settings settings) throws Exception {
     if (!Files.isExecutable(BINARY)) {
       String message =
           "Needs the nats-server binary at " + BINARY + " (apt-get install nats-server)";
@@ -50,7 +130,7 @@ public final class NatsServerProcess implements AutoCloseable {
       Assumptions.abort(message);
     }
     NatsServerProcess server =
-        new NatsServerProcess(freePort(), Files.createTempDirectory("outbox-nats-js"));
+        new NatsServerProcess(freePort(), Files.createTempDirectory("outbox-nats-js"), settings);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "kill-test-nats-server"));
     server.restart();
     return server;
@@ -74,16 +154,21 @@ public final class NatsServerProcess implements AutoCloseable {
     if (process != null && process.isAlive()) {
       return;
     }
-    process =
-        new ProcessBuilder(
+    List<String> command =
+        new ArrayList<>(
+            List.of(
                 BINARY.toString(),
+                "-c",
+                config.toString(),
                 "-a",
                 "127.0.0.1",
                 "-p",
-                String.valueOf(port),
-                "-js",
-                "-sd",
-                storeDir.toString())
+                String.valueOf(port)));
+    if (jetStream) {
+      command.addAll(List.of("-js", "-sd", storeDir.toString()));
+    }
+    process =
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();

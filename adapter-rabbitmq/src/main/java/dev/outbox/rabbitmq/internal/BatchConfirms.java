@@ -44,6 +44,8 @@ final class BatchConfirms {
   private final List<Runnable> completions = new ArrayList<>();
   private final CompletableFuture<Void> settled = new CompletableFuture<>();
   private int uncertain;
+  private Blame unsentBlame = Blame.BROKER;
+  private String unsentReason;
 
   BatchConfirms(List<OutboxMessage> batch, String exchange) {
     this.batch = batch;
@@ -103,18 +105,27 @@ final class BatchConfirms {
   }
 
   /**
-   * Fails everything not yet confirmed: the channel closed, or the publisher gave up on it. A
-   * retryable failure says that the broker may or may not have the message (a permanent one, such
-   * as a refused permission, means the broker did not take it).
+   * Fails everything not yet confirmed: the channel closed, or the publisher gave up on it. What is
+   * not sent yet will not be: {@link #results()} fails it with the same blame. Unless the broker
+   * refused the publish outright (a refused permission), the failure says that the broker may or
+   * may not have the message.
+   *
+   * @param blame whose fault it is
+   * @param mayHaveLanded whether the broker may have stored what it did not confirm
+   * @param reason why, for the messages
+   * @param cause the client's exception, or {@code null}
    */
-  void abort(boolean retryable, String reason, Throwable cause) {
-    String text = retryable ? reason + MAY_HAVE_LANDED : reason;
+  void abort(Blame blame, boolean mayHaveLanded, String reason, Throwable cause) {
+    String text = mayHaveLanded ? reason + MAY_HAVE_LANDED : reason;
     synchronized (this) {
       for (Integer index : pending.values()) {
-        OutboxMessage message = batch.get(index);
-        settle(index, new PublishException(message.id(), exchange, retryable, text, cause));
+        settle(index, blame.failure(batch.get(index).id(), exchange, text, cause));
       }
       pending.clear();
+      if (unsentReason == null) {
+        unsentBlame = blame;
+        unsentReason = "not sent to RabbitMQ: " + reason;
+      }
       notifyAll();
     }
     runCompletions();
@@ -167,16 +178,19 @@ final class BatchConfirms {
     return settled;
   }
 
-  /** One result per message, in batch order; a message never sent counts as a retryable failure. */
+  /**
+   * One result per message, in batch order. A message never sent fails as the batch stopped (see
+   * {@link #abort}); when nothing stopped it, the publisher did not reach the broker: a broker
+   * fault.
+   */
   synchronized List<PublishResult> results() {
     List<PublishResult> list = new ArrayList<>(results.length);
     for (int i = 0; i < results.length; i++) {
       PublishResult result = results[i];
       if (result == null) {
         UUID id = batch.get(i).id();
-        result =
-            PublishResult.failed(
-                id, PublishException.retryable(id, exchange, "not sent to RabbitMQ", null));
+        String reason = unsentReason == null ? "not sent to RabbitMQ" : unsentReason;
+        result = PublishResult.failed(id, unsentBlame.failure(id, exchange, reason, null));
       }
       list.add(result);
     }
@@ -187,11 +201,12 @@ final class BatchConfirms {
     String reason = returned.remove(index);
     return reason == null
         ? null
-        : PublishException.retryable(batch.get(index).id(), exchange, reason, null);
+        : Blame.MESSAGE_RETRYABLE.failure(batch.get(index).id(), exchange, reason, null);
   }
 
+  /** A nack: RabbitMQ could not take this message (an internal error for it), not the broker. */
   private PublishException nackFailure(int index) {
-    return PublishException.retryable(
+    return Blame.MESSAGE_RETRYABLE.failure(
         batch.get(index).id(),
         exchange,
         "RabbitMQ refused the message (negative publisher confirm)",

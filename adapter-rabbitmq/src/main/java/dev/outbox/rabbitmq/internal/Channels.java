@@ -1,11 +1,10 @@
 package dev.outbox.rabbitmq.internal;
 
-import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Recoverable;
-import com.rabbitmq.client.RecoveryListener;
+import com.rabbitmq.client.ShutdownSignalException;
 import dev.outbox.rabbitmq.RabbitMqPublisherOptions;
 import java.io.IOException;
 import java.time.Duration;
@@ -20,6 +19,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,8 +48,9 @@ final class Channels implements AutoCloseable {
             return thread;
           });
   private final ScheduledThreadPoolExecutor timer = timer();
+  private final ConnectionWatch watch;
+  private final AtomicLong maxMessageSize = new AtomicLong(-1);
   private Connection connection;
-  private volatile String blockedReason;
   private volatile boolean closed;
 
   /**
@@ -59,12 +60,43 @@ final class Channels implements AutoCloseable {
    */
   Channels(RabbitMqPublisherOptions options) {
     this.options = options;
-    this.factory = ConnectionFactories.create(options);
+    this.watch = new ConnectionWatch(options, this::redeclareTopology);
+    this.factory = ConnectionFactories.create(options, watch);
   }
 
   /** Why the broker blocked publishing (a memory or disk alarm), or {@code null}. */
   String blockedReason() {
-    return blockedReason;
+    return watch.blockedReason();
+  }
+
+  /**
+   * Why the client's last attempt to recover the lost connection failed, or {@code null} when it is
+   * not recovering or has not tried yet.
+   */
+  Throwable recoveryFailure() {
+    return watch.recoveryFailure();
+  }
+
+  /**
+   * The broker's {@code max_message_size}, once it closed a channel for a message larger.
+   *
+   * @return the limit in bytes, or {@code -1} while unknown
+   */
+  long maxMessageSize() {
+    return maxMessageSize.get();
+  }
+
+  /**
+   * Learns from why a channel closed: the broker's {@code max_message_size} when it closed the
+   * channel for a message larger, so that such messages fail before they are sent.
+   *
+   * @param cause why a channel closed, or {@code null}
+   */
+  void learnFrom(ShutdownSignalException cause) {
+    long limit = Faults.maxMessageSize(cause);
+    if (limit >= 0 && maxMessageSize.getAndSet(limit) != limit) {
+      LOG.info("RabbitMQ refuses messages over {} bytes (max_message_size)", limit);
+    }
   }
 
   /**
@@ -110,13 +142,28 @@ final class Channels implements AutoCloseable {
       opened.abort();
       throw e;
     }
-    opened.addBlockedListener(blockedListener());
+    opened.addBlockedListener(watch);
     if (opened instanceof Recoverable recoverable) {
-      recoverable.addRecoveryListener(recoveryListener());
+      recoverable.addRecoveryListener(watch);
     }
     LOG.info("Connected to RabbitMQ as {}", options);
     connection = opened;
     return opened;
+  }
+
+  /**
+   * Declares the exchange again on a recovered connection: the client's own topology recovery is
+   * off, since it would redeclare on the closed channel the exchange was declared on.
+   */
+  private void redeclareTopology(Connection recovered) {
+    try {
+      declareTopology(recovered);
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      LOG.warn(
+          "Could not declare exchange '{}' again after recovering the connection: {}",
+          options.exchange(),
+          e.toString());
+    }
   }
 
   private void declareTopology(Connection opened) throws IOException, TimeoutException {
@@ -127,36 +174,6 @@ final class Channels implements AutoCloseable {
       channel.exchangeDeclare(
           options.exchange(), options.exchangeType(), options.exchangeDurable());
     }
-  }
-
-  private BlockedListener blockedListener() {
-    return new BlockedListener() {
-      @Override
-      public void handleBlocked(String reason) {
-        LOG.warn("RabbitMQ blocks publishing: {}", reason);
-        blockedReason = reason == null ? "blocked" : reason;
-      }
-
-      @Override
-      public void handleUnblocked() {
-        LOG.info("RabbitMQ unblocked publishing");
-        blockedReason = null;
-      }
-    };
-  }
-
-  private RecoveryListener recoveryListener() {
-    return new RecoveryListener() {
-      @Override
-      public void handleRecoveryStarted(Recoverable recoverable) {
-        LOG.warn("Lost the RabbitMQ connection; recovering every {}", options.recoveryInterval());
-      }
-
-      @Override
-      public void handleRecovery(Recoverable recoverable) {
-        LOG.info("Recovered the RabbitMQ connection");
-      }
-    };
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.outbox.rabbitmq.internal;
 
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.ExceptionHandler;
 import dev.outbox.rabbitmq.RabbitMqPublisherOptions;
 import java.security.NoSuchAlgorithmException;
 import javax.net.ssl.SSLContext;
@@ -10,7 +11,7 @@ final class ConnectionFactories {
 
   private ConnectionFactories() {}
 
-  static ConnectionFactory create(RabbitMqPublisherOptions options) {
+  static ConnectionFactory create(RabbitMqPublisherOptions options, ExceptionHandler handler) {
     ConnectionFactory factory = new ConnectionFactory();
     factory.setHost(options.host());
     factory.setPort(options.port());
@@ -28,8 +29,11 @@ final class ConnectionFactories {
     factory.setShutdownTimeout(connectMillis);
     factory.setRequestedHeartbeat((int) Math.min(65_535, options.heartbeat().toSeconds()));
     factory.setAutomaticRecoveryEnabled(true);
-    factory.setTopologyRecoveryEnabled(true);
+    // The publisher declares no queue, binding or consumer; it declares its exchange again itself
+    // (Channels), as the client would do it on the closed channel it was declared on.
+    factory.setTopologyRecoveryEnabled(false);
     factory.setNetworkRecoveryInterval(options.recoveryInterval().toMillis());
+    factory.setExceptionHandler(handler);
     return factory;
   }
 

@@ -74,6 +74,38 @@ record Outgoing(
     return message.payloadBytes();
   }
 
+  /**
+   * This message, or its failure when its body is larger than the broker takes: RabbitMQ would
+   * close the channel for it (406 PRECONDITION_FAILED), failing every message unconfirmed on it.
+   * Retryable, as that refusal is, since the broker's limit may be raised.
+   *
+   * @param maxMessageSize the broker's {@code max_message_size} in bytes
+   * @param exchange where it was to go
+   * @return this, or a failed copy
+   */
+  Outgoing limitedTo(long maxMessageSize, String exchange) {
+    if (failure != null) {
+      return this;
+    }
+    int size = body().length;
+    if (size <= maxMessageSize) {
+      return this;
+    }
+    return new Outgoing(
+        message,
+        routingKey,
+        properties,
+        Blame.MESSAGE_RETRYABLE.failure(
+            message.id(),
+            exchange,
+            "the message of "
+                + size
+                + " bytes is larger than RabbitMQ's max_message_size of "
+                + maxMessageSize
+                + " bytes (406 PRECONDITION_FAILED); shrink the message or raise the limit",
+            null));
+  }
+
   private static String firstTooLong(String... values) {
     for (String value : values) {
       if (value != null && value.getBytes(StandardCharsets.UTF_8).length > MAX_SHORT_STRING) {

@@ -8,7 +8,6 @@ import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import dev.outbox.OutboxMessage;
-import dev.outbox.PublishException;
 import dev.outbox.spi.PublishResult;
 import java.io.IOException;
 import java.time.Duration;
@@ -27,8 +26,10 @@ import java.util.concurrent.CompletionStage;
  * <p>When the deadline passes before every confirm is in, the unconfirmed messages are uncertain:
  * the channel keeps listening for their confirms, nacks and returns, which complete their final
  * outcomes, until it closes or {@link #giveUp} is called (see {@link Channels#linger}); both
- * complete whatever is still open as a failure, retryable and saying that the broker may or may not
- * have the message (unless the broker closed the channel for a refused permission: permanent).
+ * complete whatever is still open as a failure saying that the broker may or may not have the
+ * message (unless the broker closed the channel refusing a permission), blamed by {@link Faults}:
+ * on the broker when the connection was lost or no confirm came, on the message when the broker
+ * closed the channel for what was published.
  */
 final class PublisherChannel implements ConfirmListener, ReturnListener, ShutdownListener {
 
@@ -37,6 +38,7 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
   private volatile BatchConfirms current;
   private volatile boolean broken;
   private volatile BatchConfirms inDoubt;
+  private volatile ShutdownSignalException closedBy;
 
   private PublisherChannel(Channel channel, String exchange) {
     this.channel = channel;
@@ -85,7 +87,8 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       broken = true;
-      confirms.abort(true, "interrupted while waiting for publisher confirms", e);
+      confirms.abort(
+          Blame.MESSAGE_RETRYABLE, true, "interrupted while waiting for publisher confirms", e);
     } finally {
       if (inDoubt != confirms) {
         current = null;
@@ -110,9 +113,9 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
   }
 
   /**
-   * Stops waiting for the confirms of the uncertain messages: their final outcomes become retryable
-   * failures that say the broker may or may not have them. Then the channel should be {@linkplain
-   * #abort() closed}.
+   * Stops waiting for the confirms of the uncertain messages: their final outcomes become broker
+   * faults (no confirm came, or the publisher closes) that say the broker may or may not have them.
+   * Then the channel should be {@linkplain #abort() closed}.
    *
    * @param reason why
    */
@@ -120,7 +123,7 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
     broken = true;
     BatchConfirms confirms = current;
     if (confirms != null) {
-      confirms.abort(true, reason, null);
+      confirms.abort(Blame.BROKER, true, reason, null);
     }
   }
 
@@ -132,7 +135,10 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
         continue;
       }
       if (broken) {
-        return; // the channel closed: the rest is reported as not sent
+        // the channel closed: the rest is reported as not sent, blamed as the close is
+        ShutdownSignalException cause = closedBy;
+        confirms.abort(Faults.ofClose(cause), true, ShutdownReasons.describe(cause), cause);
+        return;
       }
       try {
         confirms.expect(channel.getNextPublishSeqNo(), i);
@@ -140,8 +146,12 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
             exchange, outgoing.routingKey(), true, outgoing.properties(), outgoing.body());
       } catch (IOException | RuntimeException e) {
         broken = true;
-        confirms.fail(i, failure(outgoing, "sending to RabbitMQ failed: " + e, e));
-        confirms.abort(true, "the channel failed while the batch was sent: " + e, e);
+        Blame blame = Faults.ofSend(e);
+        confirms.fail(
+            i,
+            blame.failure(
+                outgoing.message().id(), exchange, "sending to RabbitMQ failed: " + e, e));
+        confirms.abort(blame, true, "the channel failed while the batch was sent: " + e, e);
         return;
       }
     }
@@ -179,15 +189,22 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
 
   @Override
   public void shutdownCompleted(ShutdownSignalException cause) {
+    closedBy = cause;
     broken = true;
     BatchConfirms confirms = current;
     if (confirms != null) {
       confirms.abort(
-          !ShutdownReasons.isAccessRefused(cause),
+          Faults.ofClose(cause),
+          !Faults.refusedBeforeStoring(cause),
           "the connection or channel to RabbitMQ closed before the broker confirmed: "
               + ShutdownReasons.describe(cause),
           cause);
     }
+  }
+
+  /** Why the channel closed, or {@code null} while it is open (or closed by the publisher). */
+  ShutdownSignalException closedBy() {
+    return closedBy;
   }
 
   /**
@@ -203,9 +220,5 @@ final class PublisherChannel implements ConfirmListener, ReturnListener, Shutdow
     } catch (IOException | RuntimeException e) {
       // closing a broken channel: nothing to do about it
     }
-  }
-
-  private PublishException failure(Outgoing outgoing, String reason, Throwable cause) {
-    return PublishException.retryable(outgoing.message().id(), exchange, reason, cause);
   }
 }

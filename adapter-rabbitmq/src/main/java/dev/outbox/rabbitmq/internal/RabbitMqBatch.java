@@ -49,9 +49,11 @@ public final class RabbitMqBatch implements AutoCloseable {
     }
     long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
     List<Outgoing> batch = new ArrayList<>(messages.size());
+    long maxSize = channels.maxMessageSize();
     for (OutboxMessage message : messages) {
-      batch.add(
-          Outgoing.prepare(message, options.exchange(), options.routingKey(), options.appId()));
+      Outgoing outgoing =
+          Outgoing.prepare(message, options.exchange(), options.routingKey(), options.appId());
+      batch.add(maxSize < 0 ? outgoing : outgoing.limitedTo(maxSize, options.exchange()));
     }
     String blocked = channels.blockedReason();
     if (blocked != null) {
@@ -61,9 +63,10 @@ public final class RabbitMqBatch implements AutoCloseable {
     try {
       channel = channels.forCurrentThread(Duration.ofNanos(deadline - System.nanoTime()));
     } catch (IOException | TimeoutException | RuntimeException e) {
-      return failAll(batch, "RabbitMQ is unavailable at " + where() + ": " + describe(e), e);
+      return unavailable(batch, e);
     }
     List<PublishResult> results = channel.publish(batch, deadline, timeout);
+    channels.learnFrom(channel.closedBy());
     if (channel.inDoubt()) {
       // Kept open for the late confirms of the uncertain messages, for as long again as the call
       // had: their final outcomes come before the processor's cap of twice the publish timeout.
@@ -82,16 +85,24 @@ public final class RabbitMqBatch implements AutoCloseable {
     return results;
   }
 
-  private static String describe(Exception e) {
-    return e instanceof ShutdownSignalException closed
-        ? ShutdownReasons.describe(closed) + " (the client recovers the connection)"
-        : e.toString();
+  /**
+   * Fails the batch for want of a channel, saying why: while the client recovers the connection,
+   * why reconnecting fails too. A refusal (credentials, virtual host) has no cause, so that its
+   * words, not the client's, are what the outbox reports as the reason of the outage.
+   */
+  private List<PublishResult> unavailable(List<Outgoing> batch, Exception e) {
+    String reason = Faults.whyUnavailable(e, options);
+    Throwable reconnect = e instanceof ShutdownSignalException ? channels.recoveryFailure() : null;
+    if (reconnect != null && Faults.isRefusal(reconnect)) {
+      return failAll(batch, Faults.whyUnavailable(reconnect, options) + " (" + reason + ')', null);
+    }
+    if (reconnect != null) {
+      reason += "; reconnecting failed: " + Faults.whyUnavailable(reconnect, options);
+    }
+    return failAll(batch, reason, Faults.isRefusal(e) ? null : e);
   }
 
-  private String where() {
-    return options.host() + ':' + options.port() + " (virtual host " + options.virtualHost() + ')';
-  }
-
+  /** Fails every message of a batch that cannot be sent at all: the broker's fault. */
   private List<PublishResult> failAll(List<Outgoing> batch, String reason, Throwable cause) {
     List<PublishResult> results = new ArrayList<>(batch.size());
     for (Outgoing outgoing : batch) {
@@ -99,7 +110,7 @@ public final class RabbitMqBatch implements AutoCloseable {
       PublishException failure =
           outgoing.failure() != null
               ? outgoing.failure()
-              : PublishException.retryable(message.id(), options.exchange(), reason, cause);
+              : Blame.BROKER.failure(message.id(), options.exchange(), reason, cause);
       results.add(PublishResult.failed(message.id(), failure));
     }
     LOG.debug("Batch of {} to {} failed: {}", batch.size(), options.exchange(), reason);

@@ -9,13 +9,6 @@ final class ShutdownReasons {
 
   private ShutdownReasons() {}
 
-  /** Whether the broker closed the channel because the user may not publish there. */
-  static boolean isAccessRefused(ShutdownSignalException cause) {
-    return cause != null
-        && cause.getReason() instanceof AMQP.Channel.Close close
-        && close.getReplyCode() == AMQP.ACCESS_REFUSED;
-  }
-
   /** A short description: the reply code and text, or the exception's message. */
   static String describe(ShutdownSignalException cause) {
     if (cause == null) {

@@ -29,6 +29,7 @@ class BatchConfirmsTest {
         .extracting(PublishResult::isPublished)
         .containsExactly(true, false, true, true);
     assertThat(results.get(1).failure().isRetryable()).isTrue();
+    assertThat(results.get(1).failure().isBrokerFault()).as("the message's fault").isFalse();
     assertThat(results.get(1).failure())
         .hasMessageContaining("unroutable")
         .hasMessageContaining("events")
@@ -48,7 +49,7 @@ class BatchConfirmsTest {
   }
 
   @Test
-  void aNackFailsItsMessagesRetryably() {
+  void aNackFailsItsMessagesRetryablyAsTheirOwnFault() {
     expectAll(1);
     confirms.confirmed(2, true, false);
     confirms.confirmed(4, true, true);
@@ -58,6 +59,7 @@ class BatchConfirmsTest {
         .extracting(PublishResult::isPublished)
         .containsExactly(false, false, true, true);
     assertThat(results.get(0).failure().isRetryable()).isTrue();
+    assertThat(results.get(0).failure().isBrokerFault()).isFalse();
     assertThat(results.get(0).failure()).hasMessageContaining("negative publisher confirm");
   }
 
@@ -65,7 +67,7 @@ class BatchConfirmsTest {
   void abortFailsWhatIsUnconfirmedAndKeepsWhatWasConfirmed() throws Exception {
     expectAll(1);
     confirms.confirmed(2, true, true);
-    confirms.abort(true, "connection lost", null);
+    confirms.abort(Blame.BROKER, true, "connection lost", null);
 
     assertThat(confirms.await(System.nanoTime())).isTrue();
     List<PublishResult> results = confirms.results();
@@ -73,7 +75,10 @@ class BatchConfirmsTest {
         .extracting(PublishResult::isPublished)
         .containsExactly(true, true, false, false);
     assertThat(results.get(3).failure().isRetryable()).isTrue();
-    assertThat(results.get(3).failure()).hasMessageContaining("connection lost");
+    assertThat(results.get(3).failure().isBrokerFault()).isTrue();
+    assertThat(results.get(3).failure())
+        .hasMessageContaining("connection lost")
+        .hasMessageContaining("may or may not have it");
   }
 
   @Test
@@ -84,6 +89,41 @@ class BatchConfirmsTest {
     assertThat(confirms.results())
         .extracting(PublishResult::isPublished)
         .containsExactly(true, false, false, false);
+    assertThat(confirms.results().get(1).failure().isBrokerFault())
+        .as("not sent, and nothing says it was the message's fault")
+        .isTrue();
+  }
+
+  @Test
+  void whatWasNeverSentIsBlamedAsTheCloseThatStoppedTheBatch() {
+    confirms.expect(1, 0);
+    confirms.expect(2, 1);
+    confirms.abort(
+        Blame.MESSAGE_RETRYABLE, true, "channel closed by the broker: 404 NOT_FOUND", null);
+
+    List<PublishResult> results = confirms.results();
+    assertThat(results).noneMatch(PublishResult::isPublished);
+    assertThat(results)
+        .allSatisfy(
+            r -> {
+              assertThat(r.failure().isBrokerFault()).isFalse();
+              assertThat(r.failure().isRetryable()).isTrue();
+              assertThat(r.failure()).hasMessageContaining("404 NOT_FOUND");
+            });
+    assertThat(results.get(3).failure()).hasMessageContaining("not sent to RabbitMQ");
+  }
+
+  @Test
+  void aRefusedPublishDoesNotSayTheBrokerMayHaveTheMessage() {
+    expectAll(1);
+    confirms.abort(Blame.BROKER, false, "403 ACCESS_REFUSED", null);
+
+    assertThat(confirms.results())
+        .allSatisfy(
+            r -> {
+              assertThat(r.failure().isBrokerFault()).isTrue();
+              assertThat(r.failure().getMessage()).doesNotContain("may or may not");
+            });
   }
 
   @Test
@@ -135,7 +175,7 @@ class BatchConfirmsTest {
   void aChannelClosingCompletesTheUncertainFinalOutcomesAsRetryableFailures() throws Exception {
     expectAll(1);
     List<PublishResult> results = confirms.timedOut(Duration.ofSeconds(2));
-    confirms.abort(true, "the channel closed", null);
+    confirms.abort(Blame.BROKER, true, "the channel closed", null);
 
     assertThat(confirms.settled().toCompletableFuture()).isCompleted();
     for (PublishResult result : results) {
@@ -143,6 +183,7 @@ class BatchConfirmsTest {
       assertThat(last.isPublished()).isFalse();
       assertThat(last.isUncertain()).isFalse();
       assertThat(last.failure().isRetryable()).isTrue();
+      assertThat(last.failure().isBrokerFault()).isTrue();
       assertThat(last.failure())
           .hasMessageContaining("the channel closed")
           .hasMessageContaining("may or may not have it");

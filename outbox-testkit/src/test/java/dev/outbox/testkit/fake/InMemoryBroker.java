@@ -1,5 +1,6 @@
 package dev.outbox.testkit.fake;
 
+import dev.outbox.testkit.BrokerSwitch;
 import dev.outbox.testkit.ReceivedMessage;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * A broker in memory, honest about what it cannot do: it routes by aggregate type to destinations
  * that were declared, refuses messages for any other, and creates nothing on its own.
  */
-public final class InMemoryBroker {
+public final class InMemoryBroker implements BrokerSwitch {
 
   /** Ways a publisher on this broker can be broken, to prove the contract notices. */
   public enum Flaw {
@@ -25,11 +26,30 @@ public final class InMemoryBroker {
     REVERSES_BATCH,
     SENDS_KEY_AS_EVENT_TYPE,
     THROWS_WHEN_UNREACHABLE,
-    IGNORES_TIMEOUT_WHEN_UNREACHABLE
+    IGNORES_TIMEOUT_WHEN_UNREACHABLE,
+    BLAMES_THE_MESSAGE_FOR_AN_OUTAGE,
+    BLAMES_THE_BROKER_FOR_AN_UNROUTABLE_MESSAGE
   }
 
   private final Map<String, BlockingQueue<ReceivedMessage>> destinations =
       new ConcurrentHashMap<>();
+  private volatile boolean down;
+
+  /** Every publisher of this broker fails as if it could not reach it, until {@link #up()}. */
+  @Override
+  public void down() {
+    down = true;
+  }
+
+  /** Publishers reach this broker again. */
+  @Override
+  public void up() {
+    down = false;
+  }
+
+  boolean isDown() {
+    return down;
+  }
 
   /**
    * Declares a destination.
@@ -47,7 +67,17 @@ public final class InMemoryBroker {
    * @return the publisher
    */
   public InMemoryPublisher publisher(Flaw flaw) {
-    return new InMemoryPublisher(this, true, flaw);
+    return new InMemoryPublisher(this, InMemoryPublisher.Access.GRANTED, flaw);
+  }
+
+  /**
+   * A publisher whose credentials this broker refuses.
+   *
+   * @param flaw how it is broken
+   * @return the publisher
+   */
+  public InMemoryPublisher publisherWithWrongPassword(Flaw flaw) {
+    return new InMemoryPublisher(this, InMemoryPublisher.Access.REFUSED, flaw);
   }
 
   /**
@@ -57,7 +87,7 @@ public final class InMemoryBroker {
    * @return the publisher
    */
   public InMemoryPublisher unreachablePublisher(Flaw flaw) {
-    return new InMemoryPublisher(this, false, flaw);
+    return new InMemoryPublisher(this, InMemoryPublisher.Access.UNREACHABLE, flaw);
   }
 
   /**

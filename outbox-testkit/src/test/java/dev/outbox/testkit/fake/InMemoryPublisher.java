@@ -20,14 +20,21 @@ import java.util.Map;
  */
 public final class InMemoryPublisher implements EventPublisher {
 
+  /** Whether the publisher gets to the broker. */
+  enum Access {
+    GRANTED,
+    UNREACHABLE,
+    REFUSED
+  }
+
   private final InMemoryBroker broker;
-  private final boolean reachable;
+  private final Access access;
   private final Flaw flaw;
   private volatile boolean closed;
 
-  InMemoryPublisher(InMemoryBroker broker, boolean reachable, Flaw flaw) {
+  InMemoryPublisher(InMemoryBroker broker, Access access, Flaw flaw) {
     this.broker = broker;
-    this.reachable = reachable;
+    this.access = access;
     this.flaw = flaw;
   }
 
@@ -41,8 +48,14 @@ public final class InMemoryPublisher implements EventPublisher {
     if (closed) {
       throw new IllegalStateException("closed");
     }
-    if (!reachable) {
+    if (access == Access.UNREACHABLE || broker.isDown()) {
       return unreachable(messages, timeout);
+    }
+    if (access == Access.REFUSED) {
+      return failAll(
+          messages,
+          PublishException.brokerUnavailable(
+              null, null, "the in-memory broker refused the credentials", null));
     }
     List<OutboxMessage> order = new ArrayList<>(messages);
     if (flaw == Flaw.REVERSES_BATCH) {
@@ -66,6 +79,12 @@ public final class InMemoryPublisher implements EventPublisher {
             message.contentType());
     if (broker.deliver(destination, wire) || flaw == Flaw.REPORTS_UNROUTABLE_AS_PUBLISHED) {
       return PublishResult.published(message.id(), destination);
+    }
+    if (flaw == Flaw.BLAMES_THE_BROKER_FOR_AN_UNROUTABLE_MESSAGE) {
+      return PublishResult.failed(
+          message.id(),
+          PublishException.brokerUnavailable(
+              message.id(), destination, "no such destination", null));
     }
     return PublishResult.failed(
         message.id(),
@@ -95,8 +114,16 @@ public final class InMemoryPublisher implements EventPublisher {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    PublishException failure =
-        PublishException.retryable(null, null, "broker unreachable within " + timeout, null);
+    String reason = "broker unreachable within " + timeout;
+    return failAll(
+        messages,
+        flaw == Flaw.BLAMES_THE_MESSAGE_FOR_AN_OUTAGE
+            ? PublishException.retryable(null, null, reason, null)
+            : PublishException.brokerUnavailable(null, null, reason, null));
+  }
+
+  private static List<PublishResult> failAll(
+      List<OutboxMessage> messages, PublishException failure) {
     return messages.stream().map(m -> PublishResult.failed(m.id(), failure)).toList();
   }
 

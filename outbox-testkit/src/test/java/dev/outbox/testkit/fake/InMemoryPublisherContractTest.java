@@ -26,6 +26,16 @@ class InMemoryPublisherContractTest extends EventPublisherContract {
   }
 
   @Override
+  protected Behind createPublisherBehindProxy() {
+    return new Behind(broker.publisher(Flaw.NONE), broker);
+  }
+
+  @Override
+  protected EventPublisher createPublisherWithRefusedCredentials() {
+    return broker.publisherWithWrongPassword(Flaw.NONE);
+  }
+
+  @Override
   protected void prepareDestination(String aggregateType) {
     broker.declare(aggregateType);
   }
