@@ -162,6 +162,26 @@ class BrokerOutageTest {
   }
 
   @Test
+  void anOutageIsNoLongerReportedOnceNothingIsLeftToSend() {
+    write(1, 1);
+    publisher.brokerDown(true);
+    start(options());
+    await().atMost(WAIT).until(() -> outbox.health().brokerUnavailableSince() != null);
+
+    // Another instance, whose broker answers, delivers what waited.
+    ScriptedPublisher elsewhere = new ScriptedPublisher();
+    try (Outbox other =
+        Outbox.create(
+            options().instanceId("outage-test-2").build(), flaky, elsewhere, Clock.systemUTC())) {
+      other.start();
+      await().atMost(WAIT).until(() -> store.count(Status.PUBLISHED) == 1);
+    }
+
+    await().atMost(WAIT).until(() -> outbox.health().brokerUnavailableSince() == null);
+    assertThat(outbox.health().isHealthy()).isTrue();
+  }
+
+  @Test
   void aDatabaseOutageCountsNoAttemptAndSendsNothingTwice() throws Exception {
     List<OutboxMessage> written = write(5, 2);
     flaky.down(true);

@@ -11,12 +11,14 @@ import java.util.Collection;
  * Whether the processor sends to the broker, or waits out its outage. It closes when a batch shows
  * that the broker or the connection failed, not a message: a {@linkplain
  * PublishException#isBrokerFault() broker fault} with nothing acknowledged, or every send without
- * an answer in time. While it is closed the processor sends nothing but one message every probe
- * interval, counts no attempt, and gives back every head it holds; it opens when the broker
+ * an answer in time. While it is closed the processor counts no attempt, gives back every head it
+ * holds for sending (heads whose send is in doubt stay held until it settles), and sends nothing
+ * but one message every probe interval, and none while a send is in doubt; it opens when the broker
  * acknowledges a message or refuses one for the message's own fault, and the processor then sends
- * everything at once. Its outage is one warning when it starts and one info line when it ends
- * ({@link Outage}). Thread-safe: the processor and the thread that settles sends in doubt report to
- * it.
+ * everything at once. A probe that finds nothing to send opens it too: with nothing waiting, the
+ * outbox has no outage to report, and the next send finds out again. Its outage is one warning when
+ * it starts and one info line when it ends ({@link Outage}). Thread-safe: the processor and the
+ * thread that settles sends in doubt report to it.
  */
 final class BrokerGate {
 
@@ -94,6 +96,36 @@ final class BrokerGate {
     }
     String root = Outage.reason(fault.getCause());
     return fault.reason().contains(root) ? fault.reason() : fault.reason() + " (" + root + ")";
+  }
+
+  /**
+   * An outage as health reports it.
+   *
+   * @param since when it started
+   * @param reason why, in one line
+   */
+  record Down(Instant since, String reason) {}
+
+  /**
+   * The outage, read at once.
+   *
+   * @return the outage, or {@code null} while the gate is open
+   */
+  synchronized Down down() {
+    return downSince == null ? null : new Down(downSince, reason);
+  }
+
+  /**
+   * A probe found nothing to send: the outbox no longer knows of an outage. Opens the gate, saying
+   * so in the outage's end line.
+   */
+  synchronized void nothingToTry() {
+    if (downSince == null) {
+      return;
+    }
+    outage.forgotten("nothing left to send");
+    downSince = null;
+    reason = null;
   }
 
   /** The broker took a message, or refused one for the message's own fault. */

@@ -126,6 +126,29 @@ final class Outage {
     announced = false;
   }
 
+  /**
+   * The outage is no longer known to last, without a success: nothing is left to try. After
+   * failures, one info line (when the outage was announced) with how long it was seen and why it is
+   * no longer.
+   *
+   * @param why why it is no longer known, for the line: {@code nothing left to send}
+   */
+  synchronized void forgotten(String why) {
+    if (failures == 0) {
+      return;
+    }
+    Duration seen = Duration.ofNanos(System.nanoTime() - downSince);
+    String line = "Outbox {}: {} for {}, then {}; {} {} failed";
+    Object[] values = {instanceId, down, format(seen), why, failures, attempts(failures)};
+    if (announced) {
+      log.info(line, values);
+    } else {
+      log.debug(line, values);
+    }
+    failures = 0;
+    announced = false;
+  }
+
   private static String attempts(int count) {
     return count == 1 ? "attempt" : "attempts";
   }

@@ -223,6 +223,7 @@ public final class OutboxEngine implements Outbox {
   public OutboxHealth health() {
     Instant now = clock.instant();
     LastError.Entry error = lastError.get();
+    BrokerGate.Down outage = broker.down();
     long pending = -1;
     long dead = -1;
     Duration lag = Duration.ZERO;
@@ -249,8 +250,8 @@ public final class OutboxEngine implements Outbox {
         error == null ? null : error.error(),
         error == null ? null : error.at(),
         now,
-        broker.downSince(),
-        broker.reason(),
+        outage == null ? null : outage.since(),
+        outage == null ? null : outage.reason(),
         options.brokerOutageTolerance());
   }
 
@@ -406,7 +407,9 @@ public final class OutboxEngine implements Outbox {
    */
   private Boolean idle() {
     try {
-      return wake.await(broker.untilProbe(options.pollInterval()));
+      // No probe while a send is in doubt: its settling wakes the loop.
+      return wake.await(
+          inDoubt.size() > 0 ? options.pollInterval() : broker.untilProbe(options.pollInterval()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;

@@ -93,11 +93,18 @@ final class Pipeline implements AutoCloseable {
    * @param decided the batch
    * @param left its head outcomes not recorded yet
    */
-  private record Unrecorded(BatchCycle.Decided decided, List<HeadOutcome> left) {
+  private record Unrecorded(BatchCycle.Decided decided, List<HeadOutcome> left, int refusals) {
     Unrecorded(BatchCycle.Decided decided) {
-      this(decided, List.copyOf(decided.heads()));
+      this(decided, List.copyOf(decided.heads()), 0);
     }
   }
+
+  /**
+   * How many rounds an outcome may fail while the store records others before it is dropped: a
+   * pool's stale connections fail once each after a database restart, a value the database refuses
+   * fails every time.
+   */
+  private static final int MAX_REFUSALS = 3;
 
   /**
    * Creates the pipeline and its store worker.
@@ -175,7 +182,7 @@ final class Pipeline implements AutoCloseable {
       keepUnrecorded(toRecord, released);
       throw e;
     }
-    storeAnswered = true;
+    storeAnswered |= stored != Stored.NOTHING;
     toRecord.forEach(decided -> cycle.recorded(decided, stored.took()));
     if (!stored.claimed().isEmpty()) {
       ready.add(
@@ -216,6 +223,9 @@ final class Pipeline implements AutoCloseable {
     }
     storeAnswered |= stored != Stored.NOTHING;
     toRecord.forEach(decided -> cycle.recorded(decided, stored.took()));
+    if (probe && stored.claimed().isEmpty() && !cycle.hasDoubts()) {
+      broker.nothingToTry();
+    }
     if (!stored.claimed().isEmpty()) {
       unrecorded.add(
           cycle.publish(
@@ -320,6 +330,7 @@ final class Pipeline implements AutoCloseable {
     for (Unrecorded kept : retry) {
       List<HeadOutcome> left = new ArrayList<>();
       boolean failedHere = false;
+      boolean refusedHere = false;
       for (HeadOutcome outcome : kept.left()) {
         if (stopped) {
           left.add(outcome);
@@ -332,16 +343,20 @@ final class Pipeline implements AutoCloseable {
         } catch (RuntimeException e) {
           refused = e;
           failedHere = true;
-          if (storeUp) {
+          if (!storeUp) {
+            left.add(outcome);
+            stopped = true;
+          } else if (kept.refusals() + 1 >= MAX_REFUSALS) {
             dropped++;
           } else {
             left.add(outcome);
-            stopped = true;
+            refusedHere = true;
           }
         }
       }
       if (!left.isEmpty()) {
-        (failedHere ? failedFirst : keep).add(new Unrecorded(kept.decided(), left));
+        int refusals = kept.refusals() + (refusedHere ? 1 : 0);
+        (failedHere ? failedFirst : keep).add(new Unrecorded(kept.decided(), left, refusals));
       }
     }
     failedOnce.addAll(keep);
@@ -349,8 +364,10 @@ final class Pipeline implements AutoCloseable {
     storeAnswered |= recorded > 0;
     if (dropped > 0) {
       LOG.warn(
-          "Dropped {} head outcomes the store refused while it answered; their messages are"
-              + " published again once their lease runs out",
+          "Dropped {} head outcomes the store refused "
+              + MAX_REFUSALS
+              + " times while it answered; their messages are published again once their lease"
+              + " runs out",
           dropped,
           refused);
     } else if (refused != null) {

@@ -14,6 +14,14 @@ import java.util.List;
  *
  * <p>Implementations are thread-safe and send the batch pipelined: all messages first, then wait
  * for the acknowledgements together, keeping the order of the messages of one aggregate.
+ *
+ * <p>A failure says whose fault it is ({@link dev.outbox.PublishException.Fault}): a failure of
+ * the broker or the connection ({@link dev.outbox.PublishException#brokerUnavailable}) counts no
+ * attempt and holds the outbox until the broker takes a message again; a failure of the message
+ * counts an attempt. Report every failure in the results: a publisher that throws fails its whole
+ * batch as the broker's fault, so a message that makes it throw holds the outbox instead of going
+ * to the dead letters. {@code dev.outbox.testkit.EventPublisherContract} checks both on the real
+ * broker.
  */
 public interface EventPublisher extends AutoCloseable {
 
@@ -21,8 +29,9 @@ public interface EventPublisher extends AutoCloseable {
    * Publishes a batch.
    *
    * @param messages the batch, in position order
-   * @param timeout how long the whole call may take; messages not acknowledged by then are reported
-   *     as retryable failures
+   * @param timeout how long the whole call may take; a message with no final answer by then is
+   *     reported as a broker fault, or as {@linkplain PublishResult#uncertain uncertain} while the
+   *     client still holds the send
    * @return exactly one result per message, in the order of {@code messages}
    */
   List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout);
