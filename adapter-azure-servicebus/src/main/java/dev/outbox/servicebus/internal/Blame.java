@@ -32,13 +32,15 @@ import java.util.concurrent.TimeoutException;
  *       AmqpException} the SDK marks transient without a condition (its own "connection closed",
  *       "no response from the CBS node"); a {@link TimeoutException}, a timed-out blocking wait or
  *       an {@link IOException} anywhere in the chain (nothing got through in time, the socket
- *       failed); the SDK's client closed or its scheduler shut down.
+ *       failed); the SDK's client closed or its scheduler shut down; {@code
+ *       MESSAGING_ENTITY_DISABLED} (an entity disabled for maintenance: its backlog waits rather
+ *       than being dead-lettered).
  *   <li>{@link #MESSAGE_PERMANENT}: {@code MESSAGE_SIZE_EXCEEDED} ({@code
  *       amqp:link:message-size-exceeded}): the message is larger than the entity takes.
  *   <li>{@link #MESSAGE_RETRYABLE}: {@code MESSAGING_ENTITY_NOT_FOUND} ({@code amqp:not-found}: the
- *       entity does not exist, the message is unroutable; it may be created later), {@code
- *       MESSAGING_ENTITY_DISABLED}, an argument error (the broker refused what the message
- *       carries), and anything not named above, as before.
+ *       entity does not exist, the message is unroutable; it may be created later), an argument
+ *       error (the broker refused what the message carries), and anything not named above, as
+ *       before.
  * </ul>
  */
 public enum Blame {
@@ -66,12 +68,12 @@ public enum Blame {
           AmqpErrorCondition.INTERNAL_ERROR,
           AmqpErrorCondition.SERVER_BUSY_ERROR,
           AmqpErrorCondition.TIMEOUT_ERROR,
-          AmqpErrorCondition.RESOURCE_LIMIT_EXCEEDED);
+          AmqpErrorCondition.RESOURCE_LIMIT_EXCEEDED,
+          AmqpErrorCondition.ENTITY_DISABLED_ERROR);
 
   private static final Set<AmqpErrorCondition> MESSAGE_CONDITIONS =
       EnumSet.of(
           AmqpErrorCondition.NOT_FOUND,
-          AmqpErrorCondition.ENTITY_DISABLED_ERROR,
           AmqpErrorCondition.ARGUMENT_ERROR,
           AmqpErrorCondition.ARGUMENT_OUT_OF_RANGE_ERROR);
 
@@ -80,12 +82,11 @@ public enum Blame {
           ServiceBusFailureReason.SERVICE_COMMUNICATION_ERROR,
           ServiceBusFailureReason.SERVICE_BUSY,
           ServiceBusFailureReason.SERVICE_TIMEOUT,
-          ServiceBusFailureReason.QUOTA_EXCEEDED);
+          ServiceBusFailureReason.QUOTA_EXCEEDED,
+          ServiceBusFailureReason.MESSAGING_ENTITY_DISABLED);
 
   private static final Set<ServiceBusFailureReason> MESSAGE_REASONS =
-      Set.of(
-          ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND,
-          ServiceBusFailureReason.MESSAGING_ENTITY_DISABLED);
+      Set.of(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND);
 
   /**
    * Whether the failure is the broker's (or its credentials'), not the message's.

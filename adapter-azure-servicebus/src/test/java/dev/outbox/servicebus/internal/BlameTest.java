@@ -138,15 +138,17 @@ class BlameTest {
   @ParameterizedTest
   @EnumSource(
       value = AmqpErrorCondition.class,
-      names = {
-        "NOT_FOUND",
-        "ENTITY_DISABLED_ERROR",
-        "ARGUMENT_ERROR",
-        "ARGUMENT_OUT_OF_RANGE_ERROR"
-      })
-  void aMissingOrDisabledEntityOrARefusedArgumentIsTheMessagesFault(AmqpErrorCondition condition) {
+      names = {"NOT_FOUND", "ARGUMENT_ERROR", "ARGUMENT_OUT_OF_RANGE_ERROR"})
+  void aMissingEntityOrARefusedArgumentIsTheMessagesFault(AmqpErrorCondition condition) {
     assertThat(Blame.of(serviceBus(condition))).isEqualTo(Blame.MESSAGE_RETRYABLE);
     assertThat(Blame.of(amqp(condition))).isEqualTo(Blame.MESSAGE_RETRYABLE);
+  }
+
+  @Test
+  void aDisabledEntityIsTheBrokersFaultSoThatItsBacklogWaits() {
+    assertThat(Blame.of(serviceBus(AmqpErrorCondition.ENTITY_DISABLED_ERROR)))
+        .isEqualTo(Blame.BROKER);
+    assertThat(Blame.of(amqp(AmqpErrorCondition.ENTITY_DISABLED_ERROR))).isEqualTo(Blame.BROKER);
   }
 
   @Test

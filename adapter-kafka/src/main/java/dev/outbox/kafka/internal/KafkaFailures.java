@@ -5,6 +5,7 @@ import dev.outbox.kafka.internal.ClusterContact.Seen;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.KafkaException;
@@ -147,6 +148,7 @@ public final class KafkaFailures {
         || cause instanceof InterruptException
         || cause instanceof InterruptedException
         || cause instanceof IllegalStateException // "Cannot perform operation after ... closed"
+        || cause instanceof RejectedExecutionException // a lookup after the client was recreated
         || isProducerClosed(cause);
   }
 

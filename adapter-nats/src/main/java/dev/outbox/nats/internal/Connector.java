@@ -156,7 +156,7 @@ public final class Connector implements AutoCloseable {
     } catch (IOException e) {
       LOG.debug("NATS connect attempt failed: {}", e.toString());
       if (lastFailure == null) {
-        lastFailure = e.getMessage();
+        lastFailure = rootMessage(e);
       }
       return false;
     } catch (InterruptedException e) {
@@ -184,7 +184,7 @@ public final class Connector implements AutoCloseable {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    return root.getMessage() == null ? root.toString() : root.getMessage();
+    return Redaction.text(root.getMessage() == null ? root.toString() : root.getMessage());
   }
 
   private static boolean isNetworkFailure(Throwable failure) {

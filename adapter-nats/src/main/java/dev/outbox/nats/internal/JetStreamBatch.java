@@ -201,9 +201,18 @@ public final class JetStreamBatch {
   }
 
   private Pending send(JetStream jetStream, OutboxMessage message, Round round) {
-    String subject = null;
+    String subject;
     try {
       subject = subjects.apply(message);
+    } catch (RuntimeException e) {
+      // The application's subject function failed for this message: no retry changes that.
+      return new Pending(
+          message,
+          null,
+          null,
+          PublishException.permanent(message.id(), null, "the subject function failed: " + e, e));
+    }
+    try {
       String problem = Subjects.problem(subject, false);
       if (problem != null) {
         throw new IllegalArgumentException("invalid subject \"" + subject + "\": " + problem);

@@ -204,12 +204,17 @@ final class BatchConfirms {
         : Blame.MESSAGE_RETRYABLE.failure(batch.get(index).id(), exchange, reason, null);
   }
 
-  /** A nack: RabbitMQ could not take this message (an internal error for it), not the broker. */
+  /**
+   * A nack: RabbitMQ could not store the message (a queue full with {@code reject-publish}, an
+   * internal error), which is the broker's state, not what the message holds: counting attempts
+   * would dead-letter a backlog while consumers are down.
+   */
   private PublishException nackFailure(int index) {
-    return Blame.MESSAGE_RETRYABLE.failure(
+    return Blame.BROKER.failure(
         batch.get(index).id(),
         exchange,
-        "RabbitMQ refused the message (negative publisher confirm)",
+        "RabbitMQ refused the message (negative publisher confirm: a queue full with"
+            + " reject-publish, or an internal error)",
         null);
   }
 

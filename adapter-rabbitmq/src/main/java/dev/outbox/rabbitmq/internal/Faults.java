@@ -18,18 +18,19 @@ import java.util.regex.Pattern;
  *       the connection being recovered); a connection that closes or is lost (socket error, missed
  *       heartbeats, {@code connection.close} from the broker such as 320 CONNECTION_FORCED or 541
  *       INTERNAL_ERROR, or the client closing it); a channel the broker closes for a reason that is
- *       not the message (403 ACCESS_REFUSED on the exchange: the user may not publish there, 541
- *       INTERNAL_ERROR, 506 RESOURCE_ERROR); a send whose socket write fails.
+ *       not the message (403 ACCESS_REFUSED on the exchange or the routing key: a permission the
+ *       user lacks, which an operator grants, and which would otherwise dead-letter every message
+ *       of the batch the closed channel still held; 541 INTERNAL_ERROR, 506 RESOURCE_ERROR); a send
+ *       whose socket write fails.
  *   <li>{@link Blame#MESSAGE_RETRYABLE}: a channel the broker closes because of what was published
  *       (404 NOT_FOUND, no such exchange; 406 PRECONDITION_FAILED, larger than {@code
  *       max_message_size}; a protocol error), and any other exception of a send.
- *   <li>{@link Blame#MESSAGE_PERMANENT}: 403 ACCESS_REFUSED for the routing key (topic
- *       authorisation), which depends on the message.
  * </ul>
  *
- * <p>A {@code basic.return} (unroutable) and a {@code basic.nack} are retryable faults of the
- * message ({@link BatchConfirms}); a message that cannot be encoded is a permanent one ({@link
- * Outgoing}).
+ * <p>A {@code basic.return} (unroutable) is a retryable fault of the message and a {@code
+ * basic.nack} a fault of the broker ({@link BatchConfirms}: RabbitMQ nacks for a full queue with
+ * {@code reject-publish} or an internal error, never for what the message holds); a message that
+ * cannot be encoded is a permanent one ({@link Outgoing}).
  */
 final class Faults {
 
@@ -53,8 +54,7 @@ final class Faults {
       return Blame.BROKER;
     }
     return switch (close.getReplyCode()) {
-      case AMQP.ACCESS_REFUSED -> isTopicRefused(close) ? Blame.MESSAGE_PERMANENT : Blame.BROKER;
-      case AMQP.INTERNAL_ERROR, AMQP.RESOURCE_ERROR -> Blame.BROKER;
+      case AMQP.ACCESS_REFUSED, AMQP.INTERNAL_ERROR, AMQP.RESOURCE_ERROR -> Blame.BROKER;
       default -> Blame.MESSAGE_RETRYABLE;
     };
   }
@@ -162,10 +162,6 @@ final class Faults {
     }
     Matcher matcher = TOO_LARGE.matcher(close.getReplyText());
     return matcher.find() ? Long.parseLong(matcher.group(2)) : -1;
-  }
-
-  private static boolean isTopicRefused(AMQP.Channel.Close close) {
-    return close.getReplyText() != null && close.getReplyText().contains("access to topic");
   }
 
   private static String describe(Throwable failure) {

@@ -49,7 +49,7 @@ class BatchConfirmsTest {
   }
 
   @Test
-  void aNackFailsItsMessagesRetryablyAsTheirOwnFault() {
+  void aNackFailsItsMessagesAsTheBrokersFault() {
     expectAll(1);
     confirms.confirmed(2, true, false);
     confirms.confirmed(4, true, true);
@@ -59,7 +59,9 @@ class BatchConfirmsTest {
         .extracting(PublishResult::isPublished)
         .containsExactly(false, false, true, true);
     assertThat(results.get(0).failure().isRetryable()).isTrue();
-    assertThat(results.get(0).failure().isBrokerFault()).isFalse();
+    assertThat(results.get(0).failure().isBrokerFault())
+        .as("a full queue, not the message")
+        .isTrue();
     assertThat(results.get(0).failure()).hasMessageContaining("negative publisher confirm");
   }
 

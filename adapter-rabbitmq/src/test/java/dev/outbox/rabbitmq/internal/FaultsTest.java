@@ -78,14 +78,14 @@ class FaultsTest {
   }
 
   @Test
-  void aRefusedRoutingKeyIsThePermanentFaultOfTheMessage() {
+  void aRefusedRoutingKeyIsTheBrokersFaultNotTheMessagesOfTheWholeBatch() {
     ShutdownSignalException refused =
         channelClosed(
             AMQP.ACCESS_REFUSED,
             "ACCESS_REFUSED - write access to topic 'order.placed' in exchange 'orders' in vhost"
                 + " '/' refused for user 'app'");
 
-    assertThat(Faults.ofClose(refused)).isEqualTo(Blame.MESSAGE_PERMANENT);
+    assertThat(Faults.ofClose(refused)).isEqualTo(Blame.BROKER);
   }
 
   @Test
