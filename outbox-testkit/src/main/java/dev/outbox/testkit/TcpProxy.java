@@ -132,6 +132,10 @@ public final class TcpProxy implements AutoCloseable, BrokerSwitch {
           continue;
         }
         Socket broker = new Socket(targetHost, targetPort);
+        // Forward each write at once, as the client's own socket would: without it Nagle's
+        // algorithm holds small writes behind unacknowledged ones, about 40 ms per round trip.
+        client.setTcpNoDelay(true);
+        broker.setTcpNoDelay(true);
         sockets.add(client);
         sockets.add(broker);
         connections.incrementAndGet();

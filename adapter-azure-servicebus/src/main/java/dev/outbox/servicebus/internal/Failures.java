@@ -136,7 +136,12 @@ public final class Failures {
     }
     String message = what + " failed: " + describe(failure) + suffix;
     return switch (blame) {
-      case BROKER -> PublishException.brokerUnavailable(id, entity, message, failure);
+      case BROKER ->
+          PublishException.brokerUnavailable(
+              id,
+              entity,
+              what + " failed: Service Bus unavailable: " + describe(failure) + suffix,
+              failure);
       case MESSAGE_PERMANENT -> PublishException.permanent(id, entity, message, failure);
       default -> PublishException.retryable(id, entity, message, failure);
     };

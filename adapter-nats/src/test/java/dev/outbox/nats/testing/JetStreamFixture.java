@@ -2,6 +2,7 @@ package dev.outbox.nats.testing;
 
 import dev.outbox.testkit.RequiredServer;
 import io.nats.client.Connection;
+import io.nats.client.Dispatcher;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
@@ -10,6 +11,7 @@ import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.nats.client.PullSubscribeOptions;
+import io.nats.client.PushSubscribeOptions;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
@@ -21,6 +23,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The tests' own connection to a JetStream server: creates streams with unique names and subjects,
@@ -185,6 +188,28 @@ public final class JetStreamFixture implements AutoCloseable {
       subscription.unsubscribe();
     }
     return messages;
+  }
+
+  /**
+   * Receives a stream's messages from its start, in stream order, with an ordered push consumer,
+   * until the returned handle is closed.
+   *
+   * @param stream the stream
+   * @param subject the filter subject
+   * @param handler called for each message on the fixture's dispatcher thread, one at a time
+   * @return what stops receiving
+   * @throws Exception when the server fails
+   */
+  public AutoCloseable follow(String stream, String subject, Consumer<Message> handler)
+      throws Exception {
+    Dispatcher dispatcher = connection.createDispatcher();
+    jetStream.subscribe(
+        subject,
+        dispatcher,
+        handler::accept,
+        false,
+        PushSubscribeOptions.builder().stream(stream).ordered(true).build());
+    return () -> connection.closeDispatcher(dispatcher);
   }
 
   /**

@@ -100,6 +100,15 @@ public final class DeliveryCheck {
   }
 
   /**
+   * Deliveries recorded so far, duplicates and unexpected ones included.
+   *
+   * @return the count
+   */
+  public synchronized int deliveries() {
+    return deliveries;
+  }
+
+  /**
    * Expected events not received.
    *
    * @return the count

@@ -14,7 +14,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -194,6 +196,57 @@ public final class E2eDatabase implements AutoCloseable {
    */
   public long countDeadLetters() {
     return count("SELECT count(*) FROM " + options.deadLetterTable(), null);
+  }
+
+  /**
+   * The highest {@code attempts} of any head: how many failed attempts the message at the head of
+   * its aggregate has counted.
+   *
+   * @return 0 when no head counts a failed attempt
+   */
+  public long maxAttempts() {
+    return count("SELECT coalesce(max(attempts), 0) FROM " + options.headTable(), null);
+  }
+
+  /**
+   * A message in the dead letters.
+   *
+   * @param aggregateType its aggregate type
+   * @param aggregateId its aggregate id
+   * @param seq its number within the aggregate, from 1
+   * @param attempts the attempts it counted
+   * @param lastError the error of its last attempt
+   */
+  public record DeadLetter(
+      String aggregateType, String aggregateId, long seq, int attempts, String lastError) {}
+
+  /**
+   * The dead letters, by aggregate and seq.
+   *
+   * @return each with its attempts and last error
+   */
+  public List<DeadLetter> deadLetters() {
+    String sql =
+        "SELECT aggregate_type, aggregate_id, seq, attempts, last_error FROM "
+            + options.deadLetterTable()
+            + " ORDER BY aggregate_type, aggregate_id, seq";
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      List<DeadLetter> deadLetters = new ArrayList<>();
+      while (result.next()) {
+        deadLetters.add(
+            new DeadLetter(
+                result.getString(1),
+                result.getString(2),
+                result.getLong(3),
+                result.getInt(4),
+                result.getString(5)));
+      }
+      return deadLetters;
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
   }
 
   /** Closes the entity manager factory; the tables stay for inspection. */

@@ -111,6 +111,41 @@ public final class EventWriter {
         Duration.ofNanos(System.nanoTime() - start));
   }
 
+  /**
+   * Commits {@code events} more events to each aggregate of an earlier write, from this thread,
+   * going round the aggregates {@link #eventsPerTransaction(int) eventsPerTransaction} events per
+   * transaction, so that their numbering goes on where the earlier write stopped.
+   *
+   * @param earlier what an earlier {@link #write} of the same aggregate type committed
+   * @param events how many more events each of its aggregates raises, at least 1
+   * @return those aggregates with all their events, the earlier ones included, for {@link
+   *     DeliveryCheck#expecting(Map)}
+   */
+  public Written append(Written earlier, int events) {
+    if (events < 1 || !earlier.aggregateType().equals(aggregateType)) {
+      throw new IllegalArgumentException(
+          "need events >= 1 of aggregate type "
+              + aggregateType
+              + ", but was events="
+              + events
+              + " of "
+              + earlier.aggregateType());
+    }
+    long start = System.nanoTime();
+    for (int done = 0; done < events; done += eventsPerTransaction) {
+      int times = Math.min(eventsPerTransaction, events - done);
+      for (String id : earlier.eventsPerAggregate().keySet()) {
+        emf.inTransaction(session -> step(session.find(E2eAggregate.class, id), times));
+      }
+    }
+    Map<String, Integer> all = new LinkedHashMap<>();
+    earlier.eventsPerAggregate().forEach((id, count) -> all.put(id, count + events));
+    return new Written(
+        aggregateType,
+        Collections.unmodifiableMap(all),
+        Duration.ofNanos(System.nanoTime() - start));
+  }
+
   private static List<Map<String, Integer>> split(Map<String, Integer> plan, int threads) {
     List<Map<String, Integer>> shares = new ArrayList<>();
     for (int t = 0; t < Math.min(threads, plan.size()); t++) {

@@ -29,6 +29,7 @@ class DeliveryCheckTest {
     check.record("a", 2, "a2");
 
     assertThat(check.duplicates()).isOne();
+    assertThat(check.deliveries()).as("deliveries, the duplicate included").isEqualTo(8);
     check.assertDeliveredInOrder();
     assertThatThrownBy(check::assertDeliveredInOrderExactlyOnce)
         .isInstanceOf(AssertionError.class)

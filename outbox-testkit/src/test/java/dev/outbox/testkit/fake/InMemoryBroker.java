@@ -31,6 +31,9 @@ public final class InMemoryBroker implements BrokerSwitch {
     BLAMES_THE_BROKER_FOR_AN_UNROUTABLE_MESSAGE
   }
 
+  /** The one user of this broker, whose credentials {@link #publisherWithWrongPassword} gives. */
+  public static final String USER = "tester";
+
   private final Map<String, BlockingQueue<ReceivedMessage>> destinations =
       new ConcurrentHashMap<>();
   private volatile boolean down;

@@ -55,7 +55,10 @@ public final class InMemoryPublisher implements EventPublisher {
       return failAll(
           messages,
           PublishException.brokerUnavailable(
-              null, null, "the in-memory broker refused the credentials", null));
+              null,
+              null,
+              "the in-memory broker refused the credentials of user '" + InMemoryBroker.USER + "'",
+              null));
     }
     List<OutboxMessage> order = new ArrayList<>(messages);
     if (flaw == Flaw.REVERSES_BATCH) {
@@ -114,7 +117,7 @@ public final class InMemoryPublisher implements EventPublisher {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    String reason = "broker unreachable within " + timeout;
+    String reason = "the in-memory broker is unreachable within " + timeout;
     return failAll(
         messages,
         flaw == Flaw.BLAMES_THE_MESSAGE_FOR_AN_OUTAGE
