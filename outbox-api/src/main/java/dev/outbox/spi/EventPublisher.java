@@ -15,8 +15,8 @@ import java.util.List;
  * <p>Implementations are thread-safe and send the batch pipelined: all messages first, then wait
  * for the acknowledgements together, keeping the order of the messages of one aggregate.
  *
- * <p>A failure says whose fault it is ({@link dev.outbox.PublishException.Fault}): a failure of
- * the broker or the connection ({@link dev.outbox.PublishException#brokerUnavailable}) counts no
+ * <p>A failure says whose fault it is ({@link dev.outbox.PublishException.Fault}): a failure of the
+ * broker or the connection ({@link dev.outbox.PublishException#brokerUnavailable}) counts no
  * attempt and holds the outbox until the broker takes a message again; a failure of the message
  * counts an attempt. Report every failure in the results: a publisher that throws fails its whole
  * batch as the broker's fault, so a message that makes it throw holds the outbox instead of going
