@@ -29,7 +29,7 @@ import java.util.Set;
  * this JVM), prints the Markdown table and writes {@value #RESULTS}.
  *
  * <pre>
- * bin/run-benchmarks           # the full run, 9-15 minutes on 2 cores
+ * bin/run-benchmarks           # the full run, 11-19 minutes on 2 cores
  * bin/run-benchmarks --quick   # small counts, under 2 minutes (CI)
  * bin/run-benchmarks --only kafka,latency   # some sections (the table lists what they measured)
  * </pre>
@@ -59,7 +59,8 @@ public final class Benchmarks {
               "claims",
               "heads",
               "aggregates",
-              "catchup"));
+              "catchup",
+              "outage"));
 
   private static final String USAGE =
       "usage: Benchmarks [--quick] [--output file.json] [--only section,...] where a section is one"
@@ -166,6 +167,7 @@ public final class Benchmarks {
       runs.put("heads", path::leasedClaims);
       runs.put("aggregates", throughput::aggregateSpread);
       runs.put("catchup", path::catchUp);
+      runs.put("outage", () -> throughput.outageRecovery(List.of(kafka, rabbit, nats)));
       runs.forEach(
           (section, benchmark) -> {
             if (sections.contains(section)) {

@@ -6,6 +6,7 @@ import dev.outbox.kafka.internal.ProducerSettings;
 import dev.outbox.kafka.internal.RecordMapper;
 import dev.outbox.kafka.testing.EmbeddedKafka;
 import dev.outbox.spi.EventPublisher;
+import dev.outbox.testkit.TcpProxy;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -13,9 +14,11 @@ import org.apache.kafka.clients.producer.Producer;
 
 /**
  * Kafka in this JVM ({@link EmbeddedKafka}, a real KRaft broker), the relay's topic and the bare
- * producer's ceiling.
+ * producer's ceiling. The broker also has a listener reached only through a {@link TcpProxy}
+ * ({@link EmbeddedKafka.Builder#proxied()}), for the outage; every other benchmark connects
+ * directly.
  */
-public final class KafkaBench implements AutoCloseable {
+public final class KafkaBench implements ProxiedBroker, AutoCloseable {
 
   /** The relay's aggregate type, and so its topic (the adapter's default routing). */
   public static final String TOPIC = "bench-kafka";
@@ -41,7 +44,7 @@ public final class KafkaBench implements AutoCloseable {
    * @return the running broker
    */
   public static KafkaBench start() {
-    EmbeddedKafka kafka = EmbeddedKafka.start();
+    EmbeddedKafka kafka = EmbeddedKafka.builder().proxied().start();
     kafka.createTopic(TOPIC, PARTITIONS);
     kafka.createTopic(CEILING_TOPIC, PARTITIONS);
     return new KafkaBench(kafka);
@@ -56,14 +59,54 @@ public final class KafkaBench implements AutoCloseable {
     return kafka.bootstrapServers();
   }
 
+  @Override
+  public String name() {
+    return "kafka";
+  }
+
+  /**
+   * The relay's topic.
+   *
+   * @return {@value #TOPIC}
+   */
+  @Override
+  public String aggregateType() {
+    return TOPIC;
+  }
+
+  @Override
+  public TcpProxy proxy() {
+    return kafka.proxy();
+  }
+
+  /**
+   * A new adapter publisher whose producer bootstraps from the proxied listener, so that all its
+   * connections go through {@link #proxy()}; the adapter's defaults otherwise ({@code
+   * delivery.timeout.ms} 30 s, the outbox's publish timeout 30 s).
+   *
+   * @return the publisher
+   */
+  @Override
+  public EventPublisher publisherThroughProxy() {
+    return new KafkaEventPublisher(options(kafka.proxiedBootstrapServers()));
+  }
+
+  /** Nothing: the topic keeps what it received, as for every other Kafka benchmark. */
+  @Override
+  public void purge() {}
+
   /**
    * The adapter's options on this broker, otherwise its defaults.
    *
    * @return the options
    */
   public KafkaPublisherOptions options() {
+    return options(kafka.bootstrapServers());
+  }
+
+  private static KafkaPublisherOptions options(String bootstrapServers) {
     KafkaPublisherOptions.Builder options =
-        KafkaPublisherOptions.builder().bootstrapServers(kafka.bootstrapServers());
+        KafkaPublisherOptions.builder().bootstrapServers(bootstrapServers);
     String linger = System.getProperty(LINGER_PROPERTY);
     if (linger != null) {
       options.producerProperty("linger.ms", linger);

@@ -6,6 +6,7 @@ import dev.outbox.nats.NatsPublisherOptions;
 import dev.outbox.nats.NatsStreamOptions;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.WireHeaders;
+import dev.outbox.testkit.TcpProxy;
 import io.nats.client.Connection;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
@@ -30,9 +31,11 @@ import java.util.concurrent.TimeoutException;
  * NATS with JetStream on 127.0.0.1:4222: a file-backed stream {@value #STREAM} on {@code bench.>},
  * recreated at start and purged before each run, and the bare client's ceiling: {@code
  * publishAsync} of every message (same subject, {@code Nats-Msg-Id} and headers as the adapter)
- * with up to {@value #WINDOW} acknowledgements outstanding.
+ * with up to {@value #WINDOW} acknowledgements outstanding. A {@link TcpProxy} of its own in front
+ * of the server lets the outage take NATS away from one publisher while the shared server keeps
+ * running.
  */
-public final class NatsBench implements BareClientBroker, AutoCloseable {
+public final class NatsBench implements BareClientBroker, ProxiedBroker, AutoCloseable {
 
   /** The stream. */
   public static final String STREAM = "BENCH";
@@ -40,15 +43,19 @@ public final class NatsBench implements BareClientBroker, AutoCloseable {
   /** The relay's aggregate type. */
   public static final String AGGREGATE_TYPE = "bench-nats";
 
-  private static final String SERVER = "nats://127.0.0.1:4222";
+  private static final String HOST = "127.0.0.1";
+  private static final int PORT = 4222;
+  private static final String SERVER = "nats://" + HOST + ":" + PORT;
   private static final String PREFIX = "bench";
   private static final int WINDOW = 1_000;
   private static final Duration ACK_TIMEOUT = Duration.ofSeconds(30);
 
   private final Connection connection;
+  private final TcpProxy proxy;
 
-  private NatsBench(Connection connection) {
+  private NatsBench(Connection connection, TcpProxy proxy) {
     this.connection = connection;
+    this.proxy = proxy;
   }
 
   @Override
@@ -67,7 +74,7 @@ public final class NatsBench implements BareClientBroker, AutoCloseable {
   }
 
   /**
-   * Connects and recreates the stream.
+   * Connects, recreates the stream and opens the proxy.
    *
    * @return the setup
    */
@@ -87,7 +94,7 @@ public final class NatsBench implements BareClientBroker, AutoCloseable {
               .subjects(PREFIX + ".>")
               .storageType(StorageType.File)
               .build());
-      return new NatsBench(connection);
+      return new NatsBench(connection, new TcpProxy(HOST, PORT));
     } catch (IOException | JetStreamApiException e) {
       throw new IllegalStateException("NATS setup failed: " + e, e);
     } catch (InterruptedException e) {
@@ -113,8 +120,29 @@ public final class NatsBench implements BareClientBroker, AutoCloseable {
    */
   @Override
   public EventPublisher publisher() {
+    return publisher(SERVER);
+  }
+
+  @Override
+  public TcpProxy proxy() {
+    return proxy;
+  }
+
+  /**
+   * A new adapter publisher on the stream's subjects through {@link #proxy()}, with the adapter's
+   * default connection settings (reconnect wait 1 s). It connects at once: call it with the proxy
+   * up.
+   *
+   * @return the publisher
+   */
+  @Override
+  public EventPublisher publisherThroughProxy() {
+    return publisher("nats://" + HOST + ":" + proxy.port());
+  }
+
+  private static EventPublisher publisher(String server) {
     return NatsEventPublisher.connect(
-        NatsPublisherOptions.builder().servers(List.of(SERVER)).subjectPrefix(PREFIX).stream(
+        NatsPublisherOptions.builder().servers(List.of(server)).subjectPrefix(PREFIX).stream(
                 NatsStreamOptions.builder().name(STREAM).build())
             .build());
   }
@@ -167,6 +195,7 @@ public final class NatsBench implements BareClientBroker, AutoCloseable {
 
   @Override
   public void close() {
+    proxy.close();
     try {
       connection.jetStreamManagement().deleteStream(STREAM);
     } catch (IOException | JetStreamApiException e) {

@@ -9,6 +9,7 @@ import dev.outbox.rabbitmq.RabbitMqEventPublisher;
 import dev.outbox.rabbitmq.RabbitMqPublisherOptions;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.WireHeaders;
+import dev.outbox.testkit.TcpProxy;
 import java.io.IOException;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -19,9 +20,11 @@ import java.util.concurrent.TimeoutException;
  * RabbitMQ on 127.0.0.1:5672 (guest/guest): a durable topic exchange {@value #EXCHANGE} with one
  * durable queue bound to everything (so that mandatory publishes route), emptied before each run,
  * and the bare client's ceiling: one confirm-mode channel publishing every message (persistent,
- * mandatory, the adapter's properties and headers) and then waiting for all confirms.
+ * mandatory, the adapter's properties and headers) and then waiting for all confirms. A {@link
+ * TcpProxy} of its own in front of the server lets the outage take RabbitMQ away from one publisher
+ * while the shared server keeps running.
  */
-public final class RabbitBench implements BareClientBroker, AutoCloseable {
+public final class RabbitBench implements BareClientBroker, ProxiedBroker, AutoCloseable {
 
   /** The exchange. */
   public static final String EXCHANGE = "bench.events";
@@ -29,13 +32,17 @@ public final class RabbitBench implements BareClientBroker, AutoCloseable {
   /** The relay's aggregate type. */
   public static final String AGGREGATE_TYPE = "bench-rabbitmq";
 
+  private static final String HOST = "127.0.0.1";
+  private static final int PORT = 5672;
   private static final String QUEUE = "bench.events.all";
   private static final long CONFIRM_TIMEOUT_MS = 120_000;
 
   private final Connection admin;
+  private final TcpProxy proxy;
 
-  private RabbitBench(Connection admin) {
+  private RabbitBench(Connection admin, TcpProxy proxy) {
     this.admin = admin;
+    this.proxy = proxy;
   }
 
   @Override
@@ -54,7 +61,7 @@ public final class RabbitBench implements BareClientBroker, AutoCloseable {
   }
 
   /**
-   * Connects and declares the exchange and queue.
+   * Connects, declares the exchange and queue, and opens the proxy.
    *
    * @return the setup
    */
@@ -67,7 +74,7 @@ public final class RabbitBench implements BareClientBroker, AutoCloseable {
         channel.queueDeclare(QUEUE, true, false, false, Map.of());
         channel.queueBind(QUEUE, EXCHANGE, "#");
       }
-      return new RabbitBench(connection);
+      return new RabbitBench(connection, new TcpProxy(HOST, PORT));
     } catch (IOException | TimeoutException e) {
       throw new IllegalStateException("RabbitMQ setup failed: " + e, e);
     }
@@ -90,8 +97,28 @@ public final class RabbitBench implements BareClientBroker, AutoCloseable {
    */
   @Override
   public EventPublisher publisher() {
+    return publisher(PORT);
+  }
+
+  @Override
+  public TcpProxy proxy() {
+    return proxy;
+  }
+
+  /**
+   * A new adapter publisher on the exchange through {@link #proxy()}, with the adapter's default
+   * {@code recoveryInterval} (1 s).
+   *
+   * @return the publisher
+   */
+  @Override
+  public EventPublisher publisherThroughProxy() {
+    return publisher(proxy.port());
+  }
+
+  private static EventPublisher publisher(int port) {
     return new RabbitMqEventPublisher(
-        RabbitMqPublisherOptions.builder().host("127.0.0.1").exchange(EXCHANGE).build());
+        RabbitMqPublisherOptions.builder().host(HOST).port(port).exchange(EXCHANGE).build());
   }
 
   /**
@@ -140,8 +167,8 @@ public final class RabbitBench implements BareClientBroker, AutoCloseable {
 
   private static ConnectionFactory factory() {
     ConnectionFactory factory = new ConnectionFactory();
-    factory.setHost("127.0.0.1");
-    factory.setPort(5672);
+    factory.setHost(HOST);
+    factory.setPort(PORT);
     factory.setUsername("guest");
     factory.setPassword("guest");
     return factory;
@@ -149,6 +176,7 @@ public final class RabbitBench implements BareClientBroker, AutoCloseable {
 
   @Override
   public void close() {
+    proxy.close();
     try (Channel channel = admin.createChannel()) {
       channel.queueDelete(QUEUE);
     } catch (IOException | TimeoutException e) {

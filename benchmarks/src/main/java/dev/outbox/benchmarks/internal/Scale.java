@@ -26,6 +26,13 @@ import java.time.Duration;
  * @param catchUpRate events per second of the catch-up's writer (600)
  * @param catchUpHead how long the writer writes before the processors start (30 s)
  * @param catchUpCap how long the catch-up may take before it counts as failed (120 s)
+ * @param outageBacklog pending messages when a broker is cut ({@code recovery_s_after_outage_*}:
+ *     20,000)
+ * @param outageAggregates over how many aggregates (1,000)
+ * @param outageCut how long the broker stays cut (10 s)
+ * @param outageWarmUpCut the cut of the warm-up run, on a tenth of the backlog ({@link
+ *     Duration#ZERO}: no warm-up)
+ * @param outageRuns measured outage runs per broker (3)
  */
 public record Scale(
     boolean quick,
@@ -46,7 +53,12 @@ public record Scale(
     int manyAggregates,
     int catchUpRate,
     Duration catchUpHead,
-    Duration catchUpCap) {
+    Duration catchUpCap,
+    int outageBacklog,
+    int outageAggregates,
+    Duration outageCut,
+    Duration outageWarmUpCut,
+    int outageRuns) {
 
   /** The full run: the counts. */
   public static final Scale FULL =
@@ -69,11 +81,16 @@ public record Scale(
           100_000,
           600,
           Duration.ofSeconds(30),
-          Duration.ofSeconds(120));
+          Duration.ofSeconds(120),
+          20_000,
+          1_000,
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(2),
+          3);
 
   /**
    * The quick run: the same harness with small counts, under two minutes; in-process except for the
-   * catch-up's two processor JVMs.
+   * catch-up's two processor JVMs. The outage runs once per broker, without a warm-up.
    */
   public static final Scale QUICK =
       new Scale(
@@ -95,5 +112,10 @@ public record Scale(
           5_000,
           600,
           Duration.ofSeconds(5),
-          Duration.ofSeconds(30));
+          Duration.ofSeconds(30),
+          2_000,
+          100,
+          Duration.ofSeconds(5),
+          Duration.ZERO,
+          1);
 }
