@@ -33,7 +33,7 @@ final class BrokerGate {
    * An open gate.
    *
    * @param outage the broker's outage lines
-   * @param clock the clock of {@link #downSince()}
+   * @param clock the clock of the outage's start ({@link #down()})
    * @param probeInterval how often to try one message while closed
    */
   BrokerGate(Outage outage, Clock clock, Duration probeInterval) {
@@ -178,23 +178,5 @@ final class BrokerGate {
     }
     Duration left = Duration.ofNanos(Math.max(0, nextProbe - System.nanoTime()));
     return left.compareTo(atMost) < 0 ? left : atMost;
-  }
-
-  /**
-   * When the outage started.
-   *
-   * @return the start of the first failed send, or {@code null} while open
-   */
-  synchronized Instant downSince() {
-    return downSince;
-  }
-
-  /**
-   * Why the broker is unavailable.
-   *
-   * @return the last failure's reason in one line, or {@code null} while open
-   */
-  synchronized String reason() {
-    return reason;
   }
 }

@@ -111,19 +111,7 @@ final class Outage {
    * start of the first failed attempt until now.
    */
   synchronized void succeeded() {
-    if (failures == 0) {
-      return;
-    }
-    Duration down = Duration.ofNanos(System.nanoTime() - downSince);
-    String line = "Outbox {}: {} after {}; {} {} failed";
-    Object[] values = {instanceId, up, format(down), failures, attempts(failures)};
-    if (announced) {
-      log.info(line, values);
-    } else {
-      log.debug(line, values);
-    }
-    failures = 0;
-    announced = false;
+    end(up + " after {}");
   }
 
   /**
@@ -134,12 +122,20 @@ final class Outage {
    * @param why why it is no longer known, for the line: {@code nothing left to send}
    */
   synchronized void forgotten(String why) {
+    end(down + " for {}, then " + why);
+  }
+
+  /**
+   * Ends the outage, if there is one: one line (info when it was announced, debug otherwise) saying
+   * how it ended, with its duration in place of {@code {}}, and how many attempts failed.
+   */
+  private void end(String how) {
     if (failures == 0) {
       return;
     }
-    Duration seen = Duration.ofNanos(System.nanoTime() - downSince);
-    String line = "Outbox {}: {} for {}, then {}; {} {} failed";
-    Object[] values = {instanceId, down, format(seen), why, failures, attempts(failures)};
+    Duration lasted = Duration.ofNanos(System.nanoTime() - downSince);
+    String line = "Outbox {}: " + how + "; {} {} failed";
+    Object[] values = {instanceId, format(lasted), failures, attempts(failures)};
     if (announced) {
       log.info(line, values);
     } else {

@@ -409,7 +409,7 @@ public final class OutboxEngine implements Outbox {
     try {
       // No probe while a send is in doubt: its settling wakes the loop.
       return wake.await(
-          inDoubt.size() > 0 ? options.pollInterval() : broker.untilProbe(options.pollInterval()));
+          cycle.hasDoubts() ? options.pollInterval() : broker.untilProbe(options.pollInterval()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;

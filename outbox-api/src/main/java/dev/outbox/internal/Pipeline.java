@@ -155,11 +155,8 @@ final class Pipeline implements AutoCloseable {
     if (claim) {
       followUp = false;
     }
-    List<BatchCycle.Decided> toRecord = new ArrayList<>(unrecorded);
-    unrecorded.clear();
-    toRecord.addAll(cycle.settled());
-    List<HeadOutcome> released = new ArrayList<>(releases);
-    releases.clear();
+    List<BatchCycle.Decided> toRecord = takeToRecord();
+    List<HeadOutcome> released = takeReleases();
     Stored stored;
     try {
       if (sending == null) {
@@ -209,11 +206,8 @@ final class Pipeline implements AutoCloseable {
     followUp = false;
     leased.drain().forEach(head -> releases.add(HeadOutcomes.released(head)));
     boolean probe = !cycle.hasDoubts() && broker.takeProbe();
-    List<BatchCycle.Decided> toRecord = new ArrayList<>(unrecorded);
-    unrecorded.clear();
-    toRecord.addAll(cycle.settled());
-    List<HeadOutcome> released = new ArrayList<>(releases);
-    releases.clear();
+    List<BatchCycle.Decided> toRecord = takeToRecord();
+    List<HeadOutcome> released = takeReleases();
     Stored stored;
     try {
       stored = probe ? store(toRecord, released, true, 1) : recordOnly(toRecord, released);
@@ -240,10 +234,32 @@ final class Pipeline implements AutoCloseable {
         work, probe ? !stored.claimed().isEmpty() : null, stored != Stored.NOTHING || retried > 0);
   }
 
-  /** Records outcomes and releases without continuing any head: nothing is sent meanwhile. */
-  private Stored recordOnly(List<BatchCycle.Decided> toRecord, List<HeadOutcome> released) {
+  /** The batches published and settled since the last step, to be recorded by this one. */
+  private List<BatchCycle.Decided> takeToRecord() {
+    List<BatchCycle.Decided> toRecord = new ArrayList<>(unrecorded);
+    unrecorded.clear();
+    toRecord.addAll(cycle.settled());
+    return toRecord;
+  }
+
+  /** The heads given back unsent since the last step, to be released by this one. */
+  private List<HeadOutcome> takeReleases() {
+    List<HeadOutcome> released = new ArrayList<>(releases);
+    releases.clear();
+    return released;
+  }
+
+  /** What one store transaction records: the releases, then every head of each batch. */
+  private static List<HeadOutcome> outcomesOf(
+      List<BatchCycle.Decided> toRecord, List<HeadOutcome> released) {
     List<HeadOutcome> outcomes = new ArrayList<>(released);
     toRecord.forEach(decided -> outcomes.addAll(decided.heads()));
+    return outcomes;
+  }
+
+  /** Records outcomes and releases without continuing any head: nothing is sent meanwhile. */
+  private Stored recordOnly(List<BatchCycle.Decided> toRecord, List<HeadOutcome> released) {
+    List<HeadOutcome> outcomes = outcomesOf(toRecord, released);
     if (outcomes.isEmpty()) {
       return Stored.NOTHING;
     }
@@ -394,8 +410,7 @@ final class Pipeline implements AutoCloseable {
   private Stored store(
       List<BatchCycle.Decided> toRecord, List<HeadOutcome> released, boolean claim, int limit) {
     long start = System.nanoTime();
-    List<HeadOutcome> outcomes = new ArrayList<>(released);
-    toRecord.forEach(decided -> outcomes.addAll(decided.heads()));
+    List<HeadOutcome> outcomes = outcomesOf(toRecord, released);
     if (outcomes.isEmpty() && !claim) {
       return Stored.NOTHING;
     }
