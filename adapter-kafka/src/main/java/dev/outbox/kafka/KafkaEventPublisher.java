@@ -48,6 +48,7 @@ public final class KafkaEventPublisher implements EventPublisher {
   private final Map<String, Object> producerConfig;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicBoolean hardCapWarned = new AtomicBoolean();
+  private final Duration deliveryTimeout;
   private final KafkaFailures failures;
   private ProducerClient client; // guarded by this
 
@@ -64,6 +65,7 @@ public final class KafkaEventPublisher implements EventPublisher {
     this.producerConfig = ProducerSettings.producerConfig(options);
     new ProducerConfig(producerConfig);
     this.failures = new KafkaFailures(ProducerSettings.saslUser(producerConfig));
+    this.deliveryTimeout = ProducerSettings.deliveryTimeout(options.producerProperties());
     LOG.info("Kafka publisher created: {}", options);
   }
 
@@ -131,9 +133,8 @@ public final class KafkaEventPublisher implements EventPublisher {
    * out: recovery after the broker's return then waits for leases. Said once.
    */
   private void warnIfRecordsOutliveTheHardCap(Duration publishTimeout) {
-    Duration delivery = ProducerSettings.deliveryTimeout(options.producerProperties());
     if (!publishTimeout.isZero()
-        && delivery.compareTo(publishTimeout.multipliedBy(2)) >= 0
+        && deliveryTimeout.compareTo(publishTimeout.multipliedBy(2)) >= 0
         && hardCapWarned.compareAndSet(false, true)) {
       LOG.warn(
           "Kafka producer property delivery.timeout.ms ({} ms) is not below twice the publish"
@@ -141,7 +142,7 @@ public final class KafkaEventPublisher implements EventPublisher {
               + " outbox's hard cap, and its aggregate waits for its lease after the broker is"
               + " back; set delivery.timeout.ms below {} ms (and request.timeout.ms + linger.ms"
               + " below that)",
-          delivery.toMillis(),
+          deliveryTimeout.toMillis(),
           publishTimeout.toMillis(),
           publishTimeout.multipliedBy(2).toMillis());
     }

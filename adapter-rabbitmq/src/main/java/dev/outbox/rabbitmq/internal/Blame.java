@@ -4,22 +4,20 @@ import dev.outbox.PublishException;
 import java.util.UUID;
 
 /**
- * Whose fault a failed publish is, and for the message's fault whether another attempt may help:
- * the verdicts of {@link Faults}, turned into the {@link PublishException} the processor reads.
+ * Whose fault a failed publish is: the verdicts of {@link Faults}, turned into the {@link
+ * PublishException} the processor reads. (A message that cannot be encoded is a permanent failure
+ * built where it is found, in {@link Outgoing}.)
  */
 enum Blame {
 
   /**
-   * The broker or the connection to it: unreachable, lost, refusing the credentials or the
-   * permissions on the exchange, blocking publishers, not answering. Counts no attempt.
+   * The broker or the connection to it: unreachable, lost, refusing the credentials or a
+   * permission, nacking, blocking publishers, not answering. Counts no attempt.
    */
   BROKER,
 
-  /** The message, and another attempt may succeed: returned, nacked, too large, no exchange. */
-  MESSAGE_RETRYABLE,
-
-  /** The message, and no attempt can succeed: it cannot be encoded, or its topic is forbidden. */
-  MESSAGE_PERMANENT;
+  /** The message, and another attempt may succeed: returned, too large, no exchange. */
+  MESSAGE_RETRYABLE;
 
   /**
    * The failure of one message.
@@ -34,7 +32,6 @@ enum Blame {
     return switch (this) {
       case BROKER -> PublishException.brokerUnavailable(messageId, exchange, reason, cause);
       case MESSAGE_RETRYABLE -> PublishException.retryable(messageId, exchange, reason, cause);
-      case MESSAGE_PERMANENT -> PublishException.permanent(messageId, exchange, reason, cause);
     };
   }
 }

@@ -74,9 +74,11 @@ final class Faults {
   }
 
   /**
-   * Whether the broker closed the channel refusing the publish itself (403 ACCESS_REFUSED), so that
-   * it stored none of the messages still unconfirmed; any other close may come after it stored
-   * some.
+   * Whether the broker closed the channel refusing a publish (403 ACCESS_REFUSED). The messages
+   * still unconfirmed then fail at once instead of waiting as uncertain: the channel is closed, so
+   * nothing of it is in flight any more. One the broker stored before the refusal (its confirm lost
+   * with the channel) is sent again later, a duplicate at worst; any other close may come while the
+   * broker is still storing, so its messages wait for the grace.
    *
    * @param cause why the channel closed, or {@code null}
    * @return {@code true} for a refused permission
