@@ -63,6 +63,13 @@ class OutboxOptionsTest {
         .hasMessage("vacuumThreshold must be between 0 and 1000000000, but was -5");
     assertThatThrownBy(() -> OutboxOptions.builder().instanceId(" "))
         .hasMessageContaining("instanceId");
+    assertThatThrownBy(() -> OutboxOptions.builder().brokerProbeInterval(Duration.ZERO))
+        .hasMessage("brokerProbeInterval must be > 0, but was PT0S");
+    assertThatThrownBy(() -> OutboxOptions.builder().brokerOutageTolerance(Duration.ofMinutes(-1)))
+        .hasMessage("brokerOutageTolerance must be >= 0, but was PT-1M");
+    assertThatThrownBy(
+            () -> OutboxOptions.fromMap(Map.of("outbox.broker-probe-interval", "soon"), "outbox"))
+        .hasMessageContaining("broker-probe-interval");
   }
 
   @Test
