@@ -1,6 +1,6 @@
 package dev.outbox;
 
-import dev.outbox.internal.OutboxEngine;
+import dev.outbox.internal.Engines;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.OutboxStore;
 import java.time.Clock;
@@ -41,7 +41,7 @@ public interface Outbox extends AutoCloseable {
    */
   static Outbox create(
       OutboxOptions options, OutboxStore store, EventPublisher publisher, Clock clock) {
-    return new OutboxEngine(options, store, publisher, clock);
+    return Engines.create(options, store, publisher, clock);
   }
 
   /**

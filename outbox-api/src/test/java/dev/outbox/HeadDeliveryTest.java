@@ -3,7 +3,6 @@ package dev.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.outbox.internal.OutboxEngine;
 import dev.outbox.spi.ClaimRequest;
 import dev.outbox.spi.HeadOutcome;
 import dev.outbox.spi.LeasedHead;
@@ -55,8 +54,8 @@ class HeadDeliveryTest {
         .pollInterval(Duration.ofHours(1));
   }
 
-  private OutboxEngine engine(OutboxOptions.Builder options, ScriptedPublisher publisher) {
-    OutboxEngine engine = new OutboxEngine(options.build(), flaky, publisher, clock);
+  private Outbox engine(OutboxOptions.Builder options, ScriptedPublisher publisher) {
+    Outbox engine = Outbox.create(options.build(), flaky, publisher, clock);
     outboxes.add(engine);
     return engine;
   }
@@ -89,12 +88,12 @@ class HeadDeliveryTest {
     LeasedHead handedOver = store.leaseHead("Order", "a", "test-1", T0.plus(LEASE));
     // Written by later commits while test-1 holds the head: they wait for its record.
     List<OutboxMessage> behind = add("a", 5);
-    OutboxEngine engine = engine(options("test-1").batchSize(2), publisher);
+    Outbox engine = engine(options("test-1").batchSize(2), publisher);
     engine.start();
     await().atMost(AWAIT).until(() -> flaky.transactions().size() == 1);
     assertThat(flaky.claims().get(0)).as("the first claim finds the head leased").isEmpty();
 
-    engine.publishLeased(List.of(handedOver), T0.plus(LEASE));
+    store.handOver(List.of(handedOver), T0.plus(LEASE));
 
     await().atMost(AWAIT).until(() -> store.count(Status.PUBLISHED) == 6);
     assertThat(claimsOfNewHeads()).as("claims of new heads after the first").isEqualTo(1);
@@ -117,7 +116,7 @@ class HeadDeliveryTest {
     publisher
         .forNextCalls(ScriptedPublisher.Call.BLOCK_UNTIL_RELEASED)
         .forMessage(message.id(), Result.RETRYABLE_FAILURE);
-    OutboxEngine stale = engine(options("test-1"), publisher);
+    Outbox stale = engine(options("test-1"), publisher);
     CompletableFuture<Integer> running = CompletableFuture.supplyAsync(stale::runOnce);
     publisher.awaitBlocking();
 
@@ -152,12 +151,12 @@ class HeadDeliveryTest {
     LeasedHead handedB = store.leaseHead("Order", "b", "test-1", T0.plus(LEASE));
     LeasedHead handedC = store.leaseHead("Order", "c", "test-1", T0.plus(LEASE));
     publisher.forNextCalls(ScriptedPublisher.Call.BLOCK_UNTIL_RELEASED);
-    OutboxEngine engine = engine(options("test-1").batchSize(1), publisher);
+    Outbox engine = engine(options("test-1").batchSize(1), publisher);
     engine.start();
     publisher.awaitBlocking();
     await().atMost(AWAIT).until(() -> flaky.claims().size() == 2);
     assertThat(flaky.claims().get(1)).containsExactly(claimedAhead);
-    engine.publishLeased(List.of(handedB, handedC), T0.plus(LEASE));
+    store.handOver(List.of(handedB, handedC), T0.plus(LEASE));
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(engine::close);
     await().atMost(AWAIT).until(() -> !engine.isRunning());

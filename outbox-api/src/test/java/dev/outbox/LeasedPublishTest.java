@@ -3,7 +3,7 @@ package dev.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.outbox.internal.OutboxEngine;
+import dev.outbox.spi.CommitHandOver;
 import dev.outbox.spi.LeasedHead;
 import dev.outbox.testing.InMemoryOutboxStore;
 import dev.outbox.testing.InMemoryOutboxStore.Status;
@@ -27,8 +27,8 @@ class LeasedPublishTest {
   private final MutableClock clock = new MutableClock(T0);
   private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock);
   private final ScriptedPublisher publisher = new ScriptedPublisher();
-  private final OutboxEngine engine =
-      new OutboxEngine(
+  private final Outbox engine =
+      Outbox.create(
           OutboxOptions.builder()
               .instanceId("test-1")
               .publishTimeout(Duration.ofSeconds(3))
@@ -60,7 +60,7 @@ class LeasedPublishTest {
     LeasedHead b = leased("b", T0.plus(LEASE));
     engine.start();
 
-    engine.publishLeased(List.of(a, b), T0.plus(LEASE));
+    store.handOver(List.of(a, b), T0.plus(LEASE));
 
     await().atMost(Duration.ofSeconds(5)).until(() -> store.count(Status.PUBLISHED) == 2);
     assertThat(publisher.calls()).containsExactly(List.of(only(a), only(b)));
@@ -73,7 +73,7 @@ class LeasedPublishTest {
     LeasedHead a = leased("a", soon);
     engine.start();
 
-    engine.publishLeased(List.of(a), soon);
+    store.handOver(List.of(a), soon);
     engine.wakeUp();
 
     // Version 2 releases it instead of leaving it to its lease: no need to wait for the lease.
@@ -87,14 +87,37 @@ class LeasedPublishTest {
   }
 
   @Test
-  void leasedHeadsHandedToAnOutboxThatDoesNotRunAreReleasedForTheClaimAtOnce() {
+  void leasedHeadsHandedToAnOutboxThatStoppedMeanwhileAreReleasedForTheClaimAtOnce() {
     LeasedHead a = leased("a", T0.plus(LEASE));
+    engine.start();
+    CommitHandOver.LeaseReceiver receiver = store.leaseReceiver();
+    engine.close();
+    assertThat(store.leaseReceiver()).as("a closed outbox receives no leases").isNull();
 
-    engine.publishLeased(List.of(a), T0.plus(LEASE));
+    // A commit that read the receiver before the close hands over after it.
+    receiver.sink().committed(List.of(a), T0.plus(LEASE));
 
-    assertThat(engine.runOnce())
+    assertThat(store.head("Order", "a").orElseThrow().claimedBy())
         .as("released, not left leased until the lease runs out")
-        .isEqualTo(1);
-    assertThat(publisher.acknowledged()).containsExactly(only(a));
+        .isNull();
+  }
+
+  @Test
+  void onlyARunningOutboxReceivesLeasesAndTheFirstOneKeepsThem() {
+    assertThat(store.leaseReceiver()).as("before start").isNull();
+    engine.start();
+    assertThat(store.leaseReceiver().instanceId()).isEqualTo("test-1");
+    try (Outbox other =
+        Outbox.create(
+            OutboxOptions.builder().instanceId("test-2").pollInterval(Duration.ofHours(1)).build(),
+            store,
+            new ScriptedPublisher(),
+            clock)) {
+      other.start();
+      assertThat(store.leaseReceiver().instanceId())
+          .as("the first receiver kept")
+          .isEqualTo("test-1");
+    }
+    assertThat(store.leaseReceiver().instanceId()).isEqualTo("test-1");
   }
 }

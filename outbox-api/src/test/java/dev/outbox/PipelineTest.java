@@ -3,7 +3,6 @@ package dev.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.outbox.internal.OutboxEngine;
 import dev.outbox.spi.LeasedHead;
 import dev.outbox.testing.FlakyStore;
 import dev.outbox.testing.InMemoryOutboxStore;
@@ -35,7 +34,7 @@ class PipelineTest {
   private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock);
   private final FlakyStore flaky = new FlakyStore(store);
   private final ScriptedPublisher publisher = new ScriptedPublisher();
-  private OutboxEngine engine;
+  private Outbox engine;
 
   @AfterEach
   void close() {
@@ -45,9 +44,9 @@ class PipelineTest {
     }
   }
 
-  private OutboxEngine engine(int batchSize, Duration lease, Duration pollInterval) {
+  private Outbox engine(int batchSize, Duration lease, Duration pollInterval) {
     engine =
-        new OutboxEngine(
+        Outbox.create(
             OutboxOptions.builder()
                 .instanceId("test-1")
                 .batchSize(batchSize)
@@ -225,7 +224,7 @@ class PipelineTest {
     flaky.refuseInterruptedThreads();
     publisher.forNextCalls(ScriptedPublisher.Call.HANG);
     engine =
-        new OutboxEngine(
+        Outbox.create(
             OutboxOptions.builder()
                 .instanceId("test-1")
                 .publishTimeout(PUBLISH_TIMEOUT)
@@ -268,7 +267,7 @@ class PipelineTest {
     publisher.awaitBlocking();
     OutboxMessage handedOver = store.add("Order", "z", "order.placed");
     LeasedHead head = store.leaseHead("Order", "z", "test-1", T0.plusSeconds(10));
-    engine.publishLeased(List.of(head), T0.plusSeconds(10));
+    store.handOver(List.of(head), T0.plusSeconds(10));
 
     publisher.release();
 

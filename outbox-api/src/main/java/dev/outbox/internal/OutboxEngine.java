@@ -5,6 +5,7 @@ import dev.outbox.DeliveryMode;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxHealth;
 import dev.outbox.OutboxOptions;
+import dev.outbox.spi.CommitHandOver;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.HeadOutcome;
 import dev.outbox.spi.LeasedHead;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * interval before it tries again. A store or a broker that does not answer is an {@link Outage}:
  * one line when it starts and one when it ends, however many attempts fail in between.
  */
-public final class OutboxEngine implements Outbox {
+final class OutboxEngine implements Outbox {
 
   private static final Logger LOG = LoggerFactory.getLogger(OutboxEngine.class);
 
@@ -66,19 +67,13 @@ public final class OutboxEngine implements Outbox {
   static final Duration BROKER_QUIET = Duration.ofSeconds(2);
 
   private final Object cycleLock = new Object();
+  private final AutoCloseable wakeUps;
+  private AutoCloseable leaseReceiver = () -> {};
   private Thread processor;
   private ScheduledExecutorService cleanupSchedule;
 
-  /**
-   * Creates the engine; use {@link Outbox#create} instead.
-   *
-   * @param options the options
-   * @param store the store
-   * @param publisher the publisher
-   * @param clock the clock
-   */
-  public OutboxEngine(
-      OutboxOptions options, OutboxStore store, EventPublisher publisher, Clock clock) {
+  /** Creates the engine; {@link Outbox#create} calls it through {@link Engines}. */
+  OutboxEngine(OutboxOptions options, OutboxStore store, EventPublisher publisher, Clock clock) {
     this(options, store, publisher, clock, LoggerFactory.getLogger(Outage.class), BROKER_QUIET);
   }
 
@@ -120,6 +115,8 @@ public final class OutboxEngine implements Outbox {
               listeners.replayed(count);
               wakeUp();
             });
+    this.wakeUps =
+        store.commitHandOver().map(handOver -> handOver.onCommit(this::wakeUp)).orElse(() -> {});
   }
 
   /** The store's outage lines, saying who tries again and how often. */
@@ -177,6 +174,19 @@ public final class OutboxEngine implements Outbox {
       processor = new Thread(this::loop, "outbox-processor-" + options.instanceId());
       processor.setDaemon(true);
       processor.start();
+      if (options.leaseOnWrite()) {
+        leaseReceiver =
+            store
+                .commitHandOver()
+                .map(
+                    handOver ->
+                        handOver.receiveLeases(
+                            new CommitHandOver.LeaseReceiver(
+                                options.instanceId(),
+                                options.leaseDuration(),
+                                this::publishLeased)))
+                .orElse(() -> {});
+      }
     }
     cleanupSchedule =
         Executors.newSingleThreadScheduledExecutor(
@@ -277,6 +287,8 @@ public final class OutboxEngine implements Outbox {
     if (previous == State.CLOSED) {
       return;
     }
+    unsubscribe(leaseReceiver);
+    unsubscribe(wakeUps);
     if (previous == State.RUNNING) {
       cleanupSchedule.shutdownNow();
       wake.signal();
@@ -293,6 +305,14 @@ public final class OutboxEngine implements Outbox {
       LOG.warn("Closing the publisher failed", e);
     }
     LOG.info("Outbox {} closed", options.instanceId());
+  }
+
+  private static void unsubscribe(AutoCloseable subscription) {
+    try {
+      subscription.close();
+    } catch (Exception e) {
+      LOG.debug("Leaving the commit hand-over failed", e);
+    }
   }
 
   private void awaitProcessor() {
@@ -363,15 +383,15 @@ public final class OutboxEngine implements Outbox {
 
   /**
    * Takes heads that a transaction of this JVM wrote already leased to this instance, and publishes
-   * their messages from memory as soon as it committed, without a claim. Called by the persistence
-   * adapter after the commit. When the outbox no longer runs, the heads are left to the claim,
-   * which takes them once their lease has run out.
+   * their messages from memory as soon as it committed, without a claim. Called through the store's
+   * {@link CommitHandOver} after the commit. When the outbox no longer runs, the heads are left to
+   * the claim, which takes them once their lease has run out.
    *
    * @param heads the committed heads leased to {@link OutboxOptions#instanceId()}, with the
    *     messages the transaction wrote behind them
    * @param leaseUntil when their lease runs out, on this processor's clock
    */
-  public void publishLeased(List<LeasedHead> heads, Instant leaseUntil) {
+  void publishLeased(List<LeasedHead> heads, Instant leaseUntil) {
     leased.offer(heads, leaseUntil);
     if (state.get() == State.RUNNING) {
       wake.signal();

@@ -145,4 +145,13 @@ public interface OutboxStore {
    * @return how many were deleted
    */
   int purgeDeadLetters(Collection<UUID> ids);
+
+  /**
+   * How writers of this store in this JVM hand committed messages to a running outbox.
+   *
+   * @return the hand-over; empty by default, and the processor then finds new messages by polling
+   */
+  default Optional<CommitHandOver> commitHandOver() {
+    return Optional.empty();
+  }
 }

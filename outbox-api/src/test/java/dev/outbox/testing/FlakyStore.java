@@ -5,6 +5,7 @@ import dev.outbox.DeadLetterQuery;
 import dev.outbox.OutboxMessage;
 import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.CommitHandOver;
 import dev.outbox.spi.HeadOutcome;
 import dev.outbox.spi.Lease;
 import dev.outbox.spi.LeasedHead;
@@ -292,5 +293,10 @@ public final class FlakyStore implements OutboxStore {
   @Override
   public int purgeDeadLetters(Collection<UUID> ids) {
     return store.purgeDeadLetters(ids);
+  }
+
+  @Override
+  public Optional<CommitHandOver> commitHandOver() {
+    return store.commitHandOver();
   }
 }

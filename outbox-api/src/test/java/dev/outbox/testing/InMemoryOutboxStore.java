@@ -5,9 +5,11 @@ import dev.outbox.DeadLetterQuery;
 import dev.outbox.OutboxMessage;
 import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.ClaimRequest;
+import dev.outbox.spi.CommitHandOver;
 import dev.outbox.spi.HeadOutcome;
 import dev.outbox.spi.Lease;
 import dev.outbox.spi.LeasedHead;
+import dev.outbox.spi.LocalCommitHandOver;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
 import java.time.Clock;
@@ -163,6 +165,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
   private record DeadLetterEntry(DeadLetter letter, long seq, long order) {}
 
   private final Clock clock;
+  private final LocalCommitHandOver handOver = new LocalCommitHandOver();
   private final Map<Key, HeadState> heads = new LinkedHashMap<>();
   private final Map<UUID, DeadLetterEntry> deadLetters = new LinkedHashMap<>();
   private long nextPosition = 1;
@@ -239,7 +242,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
    * @param aggregateId the aggregate id
    * @param instanceId the processor it is leased to
    * @param until when the lease runs out, on the store's clock
-   * @return the leased head, to hand to {@code OutboxEngine.publishLeased}
+   * @return the leased head, to hand over with {@link #handOver}
    */
   public synchronized LeasedHead leaseHead(
       String aggregateType, String aggregateId, String instanceId, Instant until) {
@@ -686,5 +689,35 @@ public final class InMemoryOutboxStore implements OutboxStore {
 
   private static boolean heldAt(HeadState head, DeadLetterEntry entry) {
     return head != null && head.held && head.deliveredSeq + 1 == entry.seq();
+  }
+
+  @Override
+  public Optional<CommitHandOver> commitHandOver() {
+    return Optional.of(handOver);
+  }
+
+  /**
+   * Hands heads leased with {@link #leaseHead} to the outbox that receives leases, as a writer does
+   * after its commit.
+   *
+   * @param heads the heads
+   * @param leaseUntil when their lease runs out
+   * @throws IllegalStateException when no running outbox receives leases
+   */
+  public void handOver(List<LeasedHead> heads, Instant leaseUntil) {
+    CommitHandOver.LeaseReceiver receiver = handOver.leaseReceiver();
+    if (receiver == null) {
+      throw new IllegalStateException("No running outbox receives leases");
+    }
+    handOver.handOver(receiver, heads, leaseUntil);
+  }
+
+  /**
+   * The outbox that receives leases, if any.
+   *
+   * @return the receiver, or {@code null}
+   */
+  public CommitHandOver.LeaseReceiver leaseReceiver() {
+    return handOver.leaseReceiver();
   }
 }

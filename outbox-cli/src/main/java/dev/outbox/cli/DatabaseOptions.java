@@ -1,7 +1,7 @@
 package dev.outbox.cli;
 
 import dev.outbox.OutboxOptions;
-import dev.outbox.hibernate.OutboxTables;
+import dev.outbox.jdbc.OutboxTables;
 import dev.outbox.spi.OutboxStore;
 import java.sql.Connection;
 import java.sql.SQLException;

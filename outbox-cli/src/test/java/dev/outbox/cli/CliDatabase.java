@@ -2,7 +2,7 @@ package dev.outbox.cli;
 
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.OutboxSettings;
-import dev.outbox.hibernate.OutboxTables;
+import dev.outbox.jdbc.OutboxTables;
 import dev.outbox.spi.OutboxStore;
 import dev.outbox.testkit.e2e.E2eAggregate;
 import dev.outbox.testkit.e2e.EventWriter;

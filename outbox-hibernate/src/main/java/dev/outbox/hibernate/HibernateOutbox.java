@@ -4,10 +4,8 @@ import dev.outbox.DeliveryMode;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
-import dev.outbox.hibernate.internal.JdbcOutboxStore;
 import dev.outbox.hibernate.internal.OutboxContext;
 import dev.outbox.hibernate.internal.TraceContext;
-import dev.outbox.internal.OutboxEngine;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.OutboxStore;
 import jakarta.persistence.EntityManagerFactory;
@@ -31,7 +29,8 @@ public final class HibernateOutbox {
   private HibernateOutbox() {}
 
   /**
-   * The outbox store on the database of a persistence unit, through its connection provider.
+   * The outbox store on the database of a persistence unit, through its connection provider: one
+   * per persistence unit, whatever the number of calls.
    *
    * @param emf an entity manager factory (or session factory) built with the outbox on the
    *     classpath
@@ -41,14 +40,12 @@ public final class HibernateOutbox {
   public static OutboxStore store(EntityManagerFactory emf) {
     SessionFactoryImplementor sessionFactory = emf.unwrap(SessionFactoryImplementor.class);
     OutboxContext context = context(sessionFactory);
-    ConnectionProvider connections =
-        sessionFactory.getServiceRegistry().getService(ConnectionProvider.class);
-    if (connections == null) {
+    if (sessionFactory.getServiceRegistry().getService(ConnectionProvider.class) == null) {
       throw new OutboxException(
           "The outbox store needs the persistence unit's ConnectionProvider; multi-tenant"
               + " persistence units are not supported");
     }
-    return new JdbcOutboxStore(connections, context.database(), context.options());
+    return context.jdbc().store();
   }
 
   /**
@@ -147,13 +144,11 @@ public final class HibernateOutbox {
               + ": pass the same OutboxOptions as the setting "
               + OutboxSettings.OPTIONS);
     }
-    context.database().checkSupports(options.deliveryMode());
     EventPublisher traced =
         options.deliveryMode() == DeliveryMode.CDC
             ? publisher
             : TraceContext.publisher(publisher, emf.getProperties());
-    OutboxEngine engine = new OutboxEngine(options, store(emf), traced, clock);
-    return new CommitWokenOutbox(engine, context, options);
+    return Outbox.create(options, store(emf), traced, clock);
   }
 
   static OutboxContext context(SessionFactoryImplementor sessionFactory) {

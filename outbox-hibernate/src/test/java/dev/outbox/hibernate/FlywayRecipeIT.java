@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.testing.Emfs;
 import dev.outbox.hibernate.testing.PurchaseOrder;
-import dev.outbox.hibernate.testing.TestDatabase;
+import dev.outbox.jdbc.testing.TestDatabase;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;

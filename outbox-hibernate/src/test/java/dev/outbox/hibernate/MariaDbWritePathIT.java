@@ -1,6 +1,6 @@
 package dev.outbox.hibernate;
 
-import dev.outbox.hibernate.testing.TestDatabase;
+import dev.outbox.jdbc.testing.TestDatabase;
 
 class MariaDbWritePathIT extends AbstractWritePathIT {
   MariaDbWritePathIT() {

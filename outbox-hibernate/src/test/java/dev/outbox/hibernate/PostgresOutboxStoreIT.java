@@ -2,7 +2,7 @@ package dev.outbox.hibernate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outbox.hibernate.testing.TestDatabase;
+import dev.outbox.jdbc.testing.TestDatabase;
 import dev.outbox.spi.LeasedHead;
 import java.time.Instant;
 import java.util.List;

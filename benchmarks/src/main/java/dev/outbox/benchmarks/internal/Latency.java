@@ -120,11 +120,13 @@ public final class Latency {
           }
         };
     List<Result> results = new ArrayList<>();
+    HandOverProbe probe = new HandOverProbe();
     try (Outbox outbox =
-        HibernateOutbox.create(
-            db.emf(), timing, db.options().toBuilder().listener(listener).build())) {
+        Outbox.create(
+            db.options().toBuilder().listener(listener).build(),
+            probe.watch(HibernateOutbox.store(db.emf())),
+            timing)) {
       outbox.start();
-      HandOverProbe probe = HandOverProbe.attach(db.emf());
       timing.probe(probe);
       try {
         write(rate, warmUp);
@@ -143,9 +145,6 @@ public final class Latency {
         }
       } finally {
         timing.probe(null);
-        if (probe != null) {
-          probe.close();
-        }
       }
     }
     return results;

@@ -3,15 +3,9 @@ package dev.outbox.hibernate.internal;
 import dev.outbox.AggregateRoot;
 import dev.outbox.DomainEvent;
 import dev.outbox.OutboxException;
-import dev.outbox.spi.EventSerializer;
-import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import org.hibernate.engine.spi.SharedSessionContractImplementor;
-import org.hibernate.id.uuid.UuidVersion7Strategy;
+import dev.outbox.jdbc.EventBatch;
 
-/** Turns the pending events of an aggregate into outbox rows. */
+/** Adds the pending events of an aggregate to the flush's batch. */
 final class EventHarvester {
 
   private static final int MAX_NAME_LENGTH = 255;
@@ -29,73 +23,17 @@ final class EventHarvester {
         }
       };
 
-  private final EventSerializer serializer;
-  private final RowHeaders headers;
-  private final Clock clock;
-
-  EventHarvester(EventSerializer serializer, RowHeaders headers, Clock clock) {
-    this.serializer = serializer;
-    this.headers = headers;
-    this.clock = clock;
-  }
-
   /**
-   * Adds one row per pending event of the aggregate, in registration order.
+   * Adds one event per pending event of the aggregate, in registration order.
    *
    * @param entityId the identifier Hibernate knows the aggregate by
    */
-  void harvest(
-      SharedSessionContractImplementor session,
-      AggregateRoot aggregate,
-      Object entityId,
-      List<OutboxRow> rows) {
+  void harvest(AggregateRoot aggregate, Object entityId, EventBatch batch) {
     String aggregateType = name("aggregateType()", aggregate.aggregateType(), aggregate);
     String aggregateId = aggregateId(aggregate, entityId);
-    Instant now = clock.instant();
     for (DomainEvent event : aggregate.domainEvents()) {
-      Instant occurredAt = event.occurredAt();
-      Map<String, String> eventHeaders = headers.of(event, aggregateType, aggregateId);
-      rows.add(
-          new OutboxRow(
-              UuidVersion7Strategy.INSTANCE.generateUuid(session),
-              aggregateType,
-              aggregateId,
-              0,
-              name("eventType()", event.eventType(), event),
-              serializer.contentType(),
-              serialize(event, aggregateType, aggregateId),
-              eventHeaders,
-              headers.json(eventHeaders, event),
-              occurredAt != null ? occurredAt : now,
-              now));
+      batch.add(aggregateType, aggregateId, event);
     }
-  }
-
-  private String serialize(DomainEvent event, String aggregateType, String aggregateId) {
-    String payload;
-    try {
-      payload = serializer.serialize(event);
-    } catch (RuntimeException e) {
-      throw new OutboxException(
-          "Cannot serialize event "
-              + event.getClass().getName()
-              + " of aggregate "
-              + aggregateType
-              + '/'
-              + aggregateId
-              + ": "
-              + e.getMessage()
-              + ". The flush failed and the transaction must roll back; nothing was written."
-              + " Make the event serializable by "
-              + serializer
-              + '.',
-          e);
-    }
-    if (payload == null) {
-      throw new OutboxException(
-          serializer + " returned null for event " + event.getClass().getName());
-    }
-    return payload;
   }
 
   private static String aggregateId(AggregateRoot aggregate, Object entityId) {

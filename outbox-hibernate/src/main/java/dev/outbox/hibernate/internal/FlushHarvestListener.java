@@ -1,7 +1,8 @@
 package dev.outbox.hibernate.internal;
 
 import dev.outbox.AggregateRoot;
-import java.time.Instant;
+import dev.outbox.jdbc.EventBatch;
+import dev.outbox.jdbc.JdbcOutbox;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,23 +16,25 @@ import org.hibernate.event.spi.FlushEventListener;
 
 /**
  * Runs last in every flush that wrote to the database: finds each managed aggregate with pending
- * events (and the deleted ones {@link DeletedAggregateCapture} remembered), writes their events
- * with {@link FlushWriter} (head upsert, then multi-row inserts) in the same transaction, then
- * clears them.
+ * events (and the deleted ones {@link DeletedAggregateCapture} remembered), writes their events as
+ * one {@link EventBatch} (head upsert, then multi-row inserts) in the same transaction, then clears
+ * them; after the commit, the batch hands them to the processor of this JVM.
  *
  * <p>Running after the entity statements keeps the head locks, which order the writers of one
  * aggregate, as short as the flush allows: they are held from here to the end of the transaction.
  */
 final class FlushHarvestListener implements FlushEventListener, AutoFlushEventListener {
 
-  private final OutboxContext context;
-  private final EventHarvester harvester;
-  private final FlushWriter writer;
+  /** The end of the message of an event that cannot be written. */
+  static final String FLUSH_FAILED =
+      "The flush failed and the transaction must roll back; nothing was written.";
 
-  FlushHarvestListener(OutboxContext context, EventHarvester harvester, FlushWriter writer) {
-    this.context = context;
+  private final JdbcOutbox outbox;
+  private final EventHarvester harvester;
+
+  FlushHarvestListener(JdbcOutbox outbox, EventHarvester harvester) {
+    this.outbox = outbox;
     this.harvester = harvester;
-    this.writer = writer;
   }
 
   @Override
@@ -63,14 +66,11 @@ final class FlushHarvestListener implements FlushEventListener, AutoFlushEventLi
     if (aggregates.isEmpty()) {
       return;
     }
-    List<OutboxRow> rows = new ArrayList<>();
+    EventBatch batch = outbox.batch(FLUSH_FAILED);
     for (AggregateRef ref : aggregates) {
-      harvester.harvest(session, ref.aggregate(), ref.entityId(), rows);
+      harvester.harvest(ref.aggregate(), ref.entityId(), batch);
     }
-    OutboxContext.LeaseReceiver receiver = context.leaseReceiver();
-    Instant leaseUntil = receiver == null ? null : Instant.now().plus(receiver.lease());
-    FlushWriter.Written written =
-        session.doReturningWork(connection -> writer.write(connection, rows, receiver));
+    Runnable afterCommit = session.doReturningWork(batch::write);
     for (AggregateRef ref : aggregates) {
       ref.aggregate().clearDomainEvents();
     }
@@ -79,12 +79,7 @@ final class FlushHarvestListener implements FlushEventListener, AutoFlushEventLi
         .registerCallback(
             (success, completed) -> {
               if (success) {
-                if (!written.leased().isEmpty()) {
-                  receiver.sink().accept(written.leased(), leaseUntil);
-                }
-                if (written.leftToClaim()) {
-                  context.committed(); // rows no fast path carries: wake the processor to claim
-                }
+                afterCommit.run();
               }
             });
   }

@@ -2,17 +2,15 @@ package dev.outbox.hibernate.internal;
 
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
-import dev.outbox.hibernate.JacksonEventSerializer;
 import dev.outbox.hibernate.OutboxSettings;
-import dev.outbox.spi.HeaderProvider;
+import dev.outbox.jdbc.JdbcOutbox;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.hibernate.boot.Metadata;
 import org.hibernate.boot.spi.BootstrapContext;
+import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.engine.jdbc.connections.spi.JdbcConnectionAccess;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.event.service.spi.DuplicationStrategy;
@@ -51,24 +49,23 @@ public final class OutboxIntegrator implements Integrator {
       return;
     }
     OutboxOptions options = OptionsResolver.resolve(settings);
-    Database database = Database.of(sessionFactory.getJdbcServices().getDialect());
-    database.checkSupports(options.deliveryMode());
-    prepareSchema(sessionFactory, new SchemaManager(database, options));
-
-    OutboxContext context = new OutboxContext(options, database);
+    JdbcOutbox.Builder jdbc = JdbcOutbox.builder(connections(sessionFactory)).options(options);
+    TraceContext.provider(settings).ifPresent(jdbc::headerProvider);
+    OutboxContext context;
+    try {
+      context = new OutboxContext(options, jdbc.build());
+    } catch (OutboxException e) {
+      throw new OutboxException(
+          e.getMessage()
+              + " Set "
+              + OutboxSettings.ENABLED
+              + "=false for this persistence unit to run without the outbox.",
+          e);
+    }
     if (!OutboxContext.register(sessionFactory, context)) {
       return;
     }
-    List<HeaderProvider> providers = new ArrayList<>();
-    TraceContext.provider(settings).ifPresent(providers::add);
-    providers.addAll(options.headerProviders());
-    EventHarvester harvester =
-        new EventHarvester(
-            options.serializer().orElseGet(JacksonEventSerializer::new),
-            new RowHeaders(providers),
-            Clock.systemUTC());
-    FlushWriter writer = new FlushWriter(database, options.headTable(), options.outboxTable());
-    FlushHarvestListener harvest = new FlushHarvestListener(context, harvester, writer);
+    FlushHarvestListener harvest = new FlushHarvestListener(context.jdbc(), new EventHarvester());
     DeletedAggregateCapture capture = new DeletedAggregateCapture();
 
     EventListenerRegistry listeners =
@@ -79,7 +76,7 @@ public final class OutboxIntegrator implements Integrator {
     listeners.appendListeners(EventType.FLUSH, harvest);
     listeners.appendListeners(EventType.AUTO_FLUSH, harvest);
     listeners.appendListeners(EventType.MERGE, new MergeEventsListener());
-    LOG.info("Outbox integrated: {} on {}", options.outboxTable(), database);
+    LOG.info("Outbox integrated: {}", context.jdbc());
   }
 
   @Override
@@ -92,25 +89,41 @@ public final class OutboxIntegrator implements Integrator {
     return value == null || !"false".equalsIgnoreCase(value.toString().strip());
   }
 
-  private static void prepareSchema(
-      SessionFactoryImplementor sessionFactory, SchemaManager schema) {
+  /**
+   * The session factory's connections: its connection provider's, or, in a multi-tenant persistence
+   * unit, those of the bootstrap access (enough to check the tables; a store needs the provider).
+   */
+  private static DataSource connections(SessionFactoryImplementor sessionFactory) {
+    ConnectionProvider provider =
+        sessionFactory.getServiceRegistry().getService(ConnectionProvider.class);
+    if (provider != null) {
+      return new ProviderDataSource(
+          new ProviderDataSource.Connections() {
+            @Override
+            public Connection obtain() throws SQLException {
+              return provider.getConnection();
+            }
+
+            @Override
+            public void release(Connection connection) throws SQLException {
+              provider.closeConnection(connection);
+            }
+          });
+    }
     JdbcConnectionAccess access =
         sessionFactory.getJdbcServices().getBootstrapJdbcConnectionAccess();
-    Connection connection = null;
-    try {
-      connection = access.obtainConnection();
-      schema.prepare(connection);
-    } catch (SQLException e) {
-      throw new OutboxException("Cannot check the outbox tables: " + e.getMessage(), e);
-    } finally {
-      if (connection != null) {
-        try {
-          access.releaseConnection(connection);
-        } catch (SQLException e) {
-          LOG.debug("Could not release the schema-check connection", e);
-        }
-      }
-    }
+    return new ProviderDataSource(
+        new ProviderDataSource.Connections() {
+          @Override
+          public Connection obtain() throws SQLException {
+            return access.obtainConnection();
+          }
+
+          @Override
+          public void release(Connection connection) throws SQLException {
+            access.releaseConnection(connection);
+          }
+        });
   }
 
   /** Keeps the first outbox listener of a kind when one is registered twice. */

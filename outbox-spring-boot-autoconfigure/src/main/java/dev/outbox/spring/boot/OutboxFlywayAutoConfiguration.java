@@ -1,7 +1,7 @@
 package dev.outbox.spring.boot;
 
 import dev.outbox.OutboxOptions;
-import dev.outbox.hibernate.OutboxTables;
+import dev.outbox.jdbc.OutboxTables;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;

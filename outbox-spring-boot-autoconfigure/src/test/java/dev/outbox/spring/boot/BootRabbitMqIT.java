@@ -8,7 +8,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import dev.outbox.OutboxOptions;
-import dev.outbox.hibernate.OutboxTables;
+import dev.outbox.jdbc.OutboxTables;
 import dev.outbox.spring.boot.shop.ShopApplication;
 import dev.outbox.spring.boot.shop.ShopService;
 import dev.outbox.testkit.RequiredServer;

@@ -1,0 +1,305 @@
+package dev.outbox.jdbc.internal;
+
+import dev.outbox.OutboxOptions;
+import dev.outbox.spi.HeadOutcome;
+import dev.outbox.spi.Lease;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Records head outcomes in the caller's transaction. Every statement matches the head by its key
+ * and the outcome's lease token, so a holder whose lease was taken over changes nothing; the cursor
+ * only moves forward. A delivered head with messages behind its cursor stays leased to its holder
+ * when asked (a continuation), all others are released; whoever releases a head decides from its
+ * locked, latest {@code write_seq}, so a message a writer committed meanwhile is never left without
+ * a holder or a claim.
+ *
+ * <p>On MariaDB an {@code UPDATE} assigns left to right, each assignment seeing the ones before it;
+ * {@code delivered_seq}, which the others read, is therefore assigned last.
+ */
+final class HeadRecorder {
+
+  private final Database database;
+  private final PostgresHeadStatements postgres;
+  private final String update;
+  private final String copyToDeadLetters;
+  private final String deleteMessage;
+  private final String kept;
+  private final String renew;
+
+  HeadRecorder(Database database, OutboxOptions options) {
+    this.database = database;
+    this.postgres = database == Database.POSTGRESQL ? new PostgresHeadStatements(options) : null;
+    String heads = options.headTable();
+    String mine = " WHERE aggregate_type = ? AND aggregate_id = ? AND lease_token = ?";
+    String keep = "? AND write_seq > GREATEST(delivered_seq, ?)";
+    String moved = "? > delivered_seq";
+    // One statement for every kind of outcome, so that one batch updates the heads in sorted key
+    // order: the same order writers lock them in, so neither waits for the other in a cycle.
+    this.update =
+        "UPDATE "
+            + heads
+            + " SET claimed_by = CASE WHEN "
+            + keep
+            + " THEN claimed_by ELSE NULL END,"
+            + " available_at = CASE WHEN "
+            + keep
+            + " THEN "
+            + database.nowPlus()
+            + " ELSE "
+            + database.nowPlus()
+            + " END,"
+            + " attempts = CASE WHEN ? THEN ? WHEN "
+            + moved
+            + " THEN 0 ELSE attempts END,"
+            + " last_error = CASE WHEN ? THEN ? WHEN "
+            + moved
+            + " THEN NULL ELSE last_error END,"
+            + " held = ?, delivered_seq = GREATEST(delivered_seq, ?)"
+            + mine;
+    this.copyToDeadLetters =
+        "INSERT INTO "
+            + options.deadLetterTable()
+            + " (id, aggregate_type, aggregate_id, seq, event_type, content_type, payload,"
+            + " headers, occurred_at, created_at, attempts, last_error, dead_lettered_at)"
+            + " SELECT m.id, m.aggregate_type, m.aggregate_id, m.seq, m.event_type,"
+            + " m.content_type, m.payload, m.headers, m.occurred_at, m.created_at, ?, ?, ? FROM "
+            + options.outboxTable()
+            + " m JOIN "
+            + heads
+            + " h ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id"
+            + " WHERE m.aggregate_type = ? AND m.aggregate_id = ? AND m.seq = ?"
+            + " AND h.lease_token = ? AND h.delivered_seq < m.seq";
+    this.deleteMessage =
+        "DELETE FROM "
+            + options.outboxTable()
+            + " WHERE aggregate_type = ? AND aggregate_id = ? AND seq = ?";
+    this.renew =
+        "UPDATE "
+            + heads
+            + " SET available_at = "
+            + database.nowPlus()
+            + mine
+            + " AND claimed_by = ?";
+    this.kept =
+        "SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts FROM "
+            + heads
+            + " WHERE claimed_by = ? AND (";
+  }
+
+  /**
+   * Records the outcomes.
+   *
+   * @param instanceId the holder
+   * @param continueFor how long a continued head's lease lasts from now; {@code null} for no
+   *     continuation
+   * @return the heads that stay leased to the holder, with their new cursor
+   */
+  List<HeadClaim.Held> record(
+      Connection connection,
+      String instanceId,
+      Collection<? extends HeadOutcome> outcomes,
+      Duration continueFor)
+      throws SQLException {
+    List<Lease> delivering = new ArrayList<>();
+    List<HeadChange> changes = changes(connection, outcomes, continueFor != null, delivering);
+    if (changes.isEmpty()) {
+      return List.of();
+    }
+    if (postgres != null) {
+      List<HeadClaim.Held> kept = postgres.update(connection, changes, continueFor);
+      return continueFor == null ? List.of() : kept;
+    }
+    try (PreparedStatement statement = connection.prepareStatement(update)) {
+      for (HeadChange change : changes) {
+        bind(statement, change, continueFor);
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+    return continueFor == null ? List.of() : kept(connection, instanceId, delivering);
+  }
+
+  /**
+   * Whether one statement can record the outcomes: none moves a message to the dead letters.
+   *
+   * @param outcomes the outcomes
+   * @return {@code true} when no outcome is a dead letter
+   */
+  static boolean withoutDeadLetters(Collection<? extends HeadOutcome> outcomes) {
+    return outcomes.stream().noneMatch(o -> o instanceof HeadOutcome.DeadLettered);
+  }
+
+  /**
+   * What the outcomes ask of their heads, in sorted key order: one lock order for every transaction
+   * that locks several heads (writers lock theirs sorted too), so none waits for another in a
+   * cycle. A dead letter is copied (and, without the hold, its row deleted) here, in the caller's
+   * transaction; its change is left out when the lease was taken over.
+   *
+   * @param connection the transaction; not used when there is no dead letter
+   * @param keep whether delivered heads with more messages stay leased
+   * @param delivering receives the leases of the delivered heads
+   */
+  List<HeadChange> changes(
+      Connection connection,
+      Collection<? extends HeadOutcome> outcomes,
+      boolean keep,
+      List<Lease> delivering)
+      throws SQLException {
+    List<HeadOutcome> sorted = new ArrayList<>(outcomes);
+    sorted.sort(
+        Comparator.comparing((HeadOutcome o) -> o.lease().aggregateType())
+            .thenComparing(o -> o.lease().aggregateId()));
+    List<HeadChange> changes = new ArrayList<>(sorted.size());
+    for (HeadOutcome outcome : sorted) {
+      Lease lease = outcome.lease();
+      if (outcome instanceof HeadOutcome.Delivered d) {
+        changes.add(
+            new HeadChange(lease, d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
+        delivering.add(lease);
+      } else if (outcome instanceof HeadOutcome.Released r) {
+        changes.add(
+            new HeadChange(lease, r.deliveredSeq(), false, Duration.ZERO, null, null, false));
+      } else if (outcome instanceof HeadOutcome.Retry r) {
+        changes.add(
+            new HeadChange(
+                lease, r.deliveredSeq(), false, r.retryAfter(), r.attempts(), r.error(), false));
+      } else if (outcome instanceof HeadOutcome.DeadLettered d
+          && copyToDeadLetters(connection, d)) {
+        if (d.hold()) {
+          changes.add(
+              new HeadChange(
+                  lease, d.deliveredSeq(), false, Duration.ZERO, d.attempts(), d.error(), true));
+        } else {
+          deleteMessage(connection, d);
+          changes.add(new HeadChange(lease, d.seq(), keep, Duration.ZERO, null, null, false));
+          delivering.add(lease);
+        }
+      }
+    }
+    return changes;
+  }
+
+  /**
+   * Extends leases still held by {@code instanceId}.
+   *
+   * @return the leases that were not extended: taken over or released
+   */
+  List<Lease> renew(
+      Connection connection, String instanceId, Collection<Lease> leases, Duration leaseFor)
+      throws SQLException {
+    List<Lease> lost = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(renew)) {
+      for (Lease lease : leases) {
+        database.bindDuration(statement, 1, leaseFor);
+        bindLease(statement, 2, lease);
+        statement.setString(5, instanceId);
+        // One by one: the count of each update says whether that lease still holds.
+        if (statement.executeUpdate() == 0) {
+          lost.add(lease);
+        }
+      }
+    }
+    return lost;
+  }
+
+  private void bind(PreparedStatement statement, HeadChange change, Duration continueFor)
+      throws SQLException {
+    int index = 1;
+    for (int twice = 0; twice < 2; twice++) {
+      statement.setBoolean(index++, change.keep());
+      statement.setLong(index++, change.deliveredSeq());
+    }
+    database.bindDuration(statement, index++, change.keep() ? continueFor : Duration.ZERO);
+    database.bindDuration(statement, index++, change.retryAfter());
+    boolean failed = change.attempts() != null;
+    statement.setBoolean(index++, failed);
+    statement.setInt(index++, failed ? change.attempts() : 0);
+    statement.setLong(index++, change.deliveredSeq());
+    statement.setBoolean(index++, failed);
+    statement.setString(index++, storable(change.error()));
+    statement.setLong(index++, change.deliveredSeq());
+    statement.setBoolean(index++, change.held());
+    statement.setLong(index++, change.deliveredSeq());
+    bindLease(statement, index, change.lease());
+  }
+
+  private boolean copyToDeadLetters(Connection connection, HeadOutcome.DeadLettered d)
+      throws SQLException {
+    // One by one: MariaDB's bulk protocol refuses a batched INSERT ... SELECT.
+    try (PreparedStatement copy = connection.prepareStatement(copyToDeadLetters)) {
+      copy.setInt(1, d.attempts());
+      copy.setString(2, storable(d.error()));
+      database.bindInstant(copy, 3, d.deadLetteredAt());
+      copy.setString(4, d.lease().aggregateType());
+      copy.setString(5, d.lease().aggregateId());
+      copy.setLong(6, d.seq());
+      copy.setLong(7, d.lease().token());
+      return copy.executeUpdate() == 1;
+    }
+  }
+
+  private void deleteMessage(Connection connection, HeadOutcome.DeadLettered d)
+      throws SQLException {
+    try (PreparedStatement delete = connection.prepareStatement(deleteMessage)) {
+      delete.setString(1, d.lease().aggregateType());
+      delete.setString(2, d.lease().aggregateId());
+      delete.setLong(3, d.seq());
+      delete.executeUpdate();
+    }
+  }
+
+  /** The delivered heads that stay leased to the holder: those with messages behind the cursor. */
+  private List<HeadClaim.Held> kept(
+      Connection connection, String instanceId, List<Lease> delivering) throws SQLException {
+    if (delivering.isEmpty()) {
+      return List.of();
+    }
+    String sql =
+        kept
+            + String.join(
+                " OR ",
+                Collections.nCopies(
+                    delivering.size(),
+                    "(aggregate_type = ? AND aggregate_id = ? AND lease_token = ?)"))
+            + ")";
+    List<HeadClaim.Held> heads = new ArrayList<>();
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      statement.setString(1, instanceId);
+      int index = 2;
+      for (Lease lease : delivering) {
+        index = bindLease(statement, index, lease);
+      }
+      try (ResultSet result = statement.executeQuery()) {
+        while (result.next()) {
+          heads.add(HeadClaim.Held.read(result, 0));
+        }
+      }
+    }
+    return heads;
+  }
+
+  private static int bindLease(PreparedStatement statement, int index, Lease lease)
+      throws SQLException {
+    statement.setString(index, lease.aggregateType());
+    statement.setString(index + 1, lease.aggregateId());
+    statement.setLong(index + 2, lease.token());
+    return index + 3;
+  }
+
+  /**
+   * An error text every database stores: PostgreSQL refuses U+0000 in text, and a broker's error
+   * message may contain it. Without this the record of the whole batch would fail.
+   */
+  static String storable(String error) {
+    return error == null ? null : error.replace('\u0000', '\uFFFD');
+  }
+}

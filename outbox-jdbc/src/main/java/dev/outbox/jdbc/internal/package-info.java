@@ -1,0 +1,8 @@
+/**
+ * Implementation of the JDBC outbox. Not API: anything here may change without notice.
+ *
+ * <p>{@link dev.outbox.jdbc.internal.JdbcOutboxStore} is the store; {@link
+ * dev.outbox.jdbc.internal.PendingRows} and {@link dev.outbox.jdbc.internal.FlushWriter} the
+ * writer; {@link dev.outbox.jdbc.internal.Database} what differs per database.
+ */
+package dev.outbox.jdbc.internal;
