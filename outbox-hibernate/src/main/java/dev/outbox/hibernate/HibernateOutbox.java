@@ -1,6 +1,7 @@
 package dev.outbox.hibernate;
 
 import dev.outbox.DeliveryMode;
+import dev.outbox.DomainEvent;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
@@ -8,10 +9,12 @@ import dev.outbox.hibernate.internal.OutboxContext;
 import dev.outbox.hibernate.internal.TraceContext;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.OutboxStore;
+import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.time.Clock;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
+import org.hibernate.engine.spi.SessionImplementor;
 
 /**
  * Entry points that connect the outbox engine to a Hibernate {@link EntityManagerFactory} the
@@ -149,6 +152,36 @@ public final class HibernateOutbox {
             ? publisher
             : TraceContext.publisher(publisher, emf.getProperties());
     return Outbox.create(options, store(emf), traced, clock);
+  }
+
+  /**
+   * Sends an event that no managed aggregate registers ("send {@code PaymentRequested} for payment
+   * 42"), in the entity manager's open transaction. It is checked and serialized now, and written
+   * at the next flush with the events the aggregates registered, under the same head locks, with a
+   * gap-free {@code seq}: events of one aggregate are written in the order they were sent or
+   * registered in this transaction. A rollback takes it back; after the commit it goes to the
+   * processor of this JVM like a harvested event.
+   *
+   * <pre>{@code
+   * em.getTransaction().begin();
+   * em.persist(payment);
+   * HibernateOutbox.send(em, "Payment", paymentId, new PaymentRequested(orderId, amount));
+   * em.getTransaction().commit();
+   * }</pre>
+   *
+   * @param entityManager an entity manager (or Hibernate session) of a persistence unit with the
+   *     outbox, in a transaction
+   * @param aggregateType the aggregate type (routing: topic, subject, ...), non-blank, at most 255
+   *     characters
+   * @param aggregateId the aggregate id (ordering, partitioning), non-blank, at most 255 characters
+   * @param event the event
+   * @throws OutboxException naming what is wrong (no transaction, a blank name, an event the
+   *     serializer cannot handle); nothing is sent
+   */
+  public static void send(
+      EntityManager entityManager, String aggregateType, String aggregateId, DomainEvent event) {
+    SessionImplementor session = entityManager.unwrap(SessionImplementor.class);
+    context(session.getFactory()).send(session, aggregateType, aggregateId, event);
   }
 
   static OutboxContext context(SessionFactoryImplementor sessionFactory) {

@@ -2,6 +2,7 @@ package dev.outbox.hibernate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.outbox.OutboxException;
@@ -427,6 +428,89 @@ abstract class AbstractWritePathIT {
           session -> assertThat(session.find(PurchaseOrder.class, id)).isNotNull());
     }
     assertThat(outbox.rows()).isEmpty();
+  }
+
+  @Test
+  void explicitSendsAndHarvestedEventsOfOneAggregateKeepTheOrderTheyWereRaisedIn() {
+    long id = IDS.getAndIncrement();
+    String key = Long.toString(id);
+    inTransaction(
+        em -> {
+          PurchaseOrder order = PurchaseOrder.place(id, BigDecimal.ONE); // registered: placed
+          em.persist(order);
+          HibernateOutbox.send(em, "PurchaseOrder", key, new TestEvents.Noted("sent 1"));
+          order.cancel("registered after the send");
+          HibernateOutbox.send(em, "PurchaseOrder", key, new TestEvents.Noted("sent 2"));
+          HibernateOutbox.send(em, "Payment", "p-" + id, new TestEvents.Noted("no entity"));
+        });
+
+    List<Row> rows = outbox.rows().stream().filter(r -> r.aggregateId().equals(key)).toList();
+    assertThat(rows)
+        .extracting(Row::seq, Row::eventType)
+        .containsExactly(
+            tuple(1L, "order.placed"),
+            tuple(2L, "Noted"),
+            tuple(3L, "order.cancelled"),
+            tuple(4L, "Noted"));
+    assertThat(rows.get(1).payload()).contains("sent 1");
+    assertThat(rows.get(3).payload()).contains("sent 2");
+    assertThat(outbox.rows())
+        .filteredOn(r -> r.aggregateType().equals("Payment"))
+        .extracting(Row::aggregateId, Row::seq)
+        .containsExactly(tuple("p-" + id, 1L));
+  }
+
+  @Test
+  void anEventSentWithNoEntityChangeIsWrittenAtCommitAndARollbackTakesItBack() {
+    long id = IDS.getAndIncrement();
+    inTransaction(em -> HibernateOutbox.send(em, "Payment", "p-" + id, new TestEvents.Noted("x")));
+    assertThat(outbox.rows()).extracting(Row::aggregateId).containsExactly("p-" + id);
+
+    EntityManager em = emf.createEntityManager();
+    try {
+      em.getTransaction().begin();
+      HibernateOutbox.send(em, "Payment", "rolled-back", new TestEvents.Noted("y"));
+      em.flush();
+      em.getTransaction().rollback();
+    } finally {
+      em.close();
+    }
+    assertThat(outbox.rows()).extracting(Row::aggregateId).containsExactly("p-" + id);
+  }
+
+  @Test
+  void aSendOutsideATransactionOrWithBadInputFailsNamingTheProblemAndSendsNothing() {
+    EntityManager em = emf.createEntityManager();
+    try {
+      assertThatThrownBy(
+              () -> HibernateOutbox.send(em, "Payment", "p", new TestEvents.Noted("outside")))
+          .isInstanceOf(OutboxException.class)
+          .hasMessageContaining("HibernateOutbox.send needs a transaction")
+          .hasMessageContaining("Nothing was sent");
+
+      long id = IDS.getAndIncrement();
+      em.getTransaction().begin();
+      PurchaseOrder order = PurchaseOrder.place(id, BigDecimal.ONE);
+      em.persist(order);
+      assertThatThrownBy(() -> HibernateOutbox.send(em, "Payment", " ", new TestEvents.Noted("b")))
+          .isInstanceOf(OutboxException.class)
+          .hasMessageContaining("The aggregate id of " + TestEvents.Noted.class.getName())
+          .hasMessageContaining("but was \" \"");
+      assertThatThrownBy(() -> HibernateOutbox.send(em, null, "p", new TestEvents.Noted("b")))
+          .hasMessageContaining("The aggregate type of")
+          .hasMessageContaining("but was null");
+      assertThatThrownBy(
+              () -> HibernateOutbox.send(em, "Payment", "p", new TestEvents.Unserializable("v")))
+          .isInstanceOf(OutboxException.class)
+          .hasMessageContaining(
+              "Cannot serialize event " + TestEvents.Unserializable.class.getName())
+          .hasMessageContaining("Nothing was sent");
+      assertThat(order.domainEvents()).as("still pending on the aggregate").hasSize(1);
+      em.getTransaction().commit();
+    } finally {
+      em.close();
+    }
+    assertThat(outbox.rows()).extracting(Row::eventType).containsExactly("order.placed");
   }
 
   void inTransaction(Consumer<EntityManager> work) {

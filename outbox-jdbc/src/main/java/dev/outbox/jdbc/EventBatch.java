@@ -48,6 +48,17 @@ public final class EventBatch {
   }
 
   /**
+   * Moves the events of another batch of the same outbox behind the events of this one.
+   *
+   * @param other the batch to empty into this one
+   * @return this batch
+   */
+  public EventBatch addAll(EventBatch other) {
+    rows.addAll(other.rows);
+    return this;
+  }
+
+  /**
    * How many events wait to be sent.
    *
    * @return the count

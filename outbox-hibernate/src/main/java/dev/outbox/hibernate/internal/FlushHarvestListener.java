@@ -2,7 +2,6 @@ package dev.outbox.hibernate.internal;
 
 import dev.outbox.AggregateRoot;
 import dev.outbox.jdbc.EventBatch;
-import dev.outbox.jdbc.JdbcOutbox;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,11 +28,11 @@ final class FlushHarvestListener implements FlushEventListener, AutoFlushEventLi
   static final String FLUSH_FAILED =
       "The flush failed and the transaction must roll back; nothing was written.";
 
-  private final JdbcOutbox outbox;
+  private final ExplicitSends sends;
   private final EventHarvester harvester;
 
-  FlushHarvestListener(JdbcOutbox outbox, EventHarvester harvester) {
-    this.outbox = outbox;
+  FlushHarvestListener(ExplicitSends sends, EventHarvester harvester) {
+    this.sends = sends;
     this.harvester = harvester;
   }
 
@@ -63,12 +62,12 @@ final class FlushHarvestListener implements FlushEventListener, AutoFlushEventLi
         aggregates.add(new AggregateRef(aggregate, entry.getValue().getId()));
       }
     }
-    if (aggregates.isEmpty()) {
-      return;
-    }
-    EventBatch batch = outbox.batch(FLUSH_FAILED);
+    EventBatch batch = sends.take(session, FLUSH_FAILED);
     for (AggregateRef ref : aggregates) {
       harvester.harvest(ref.aggregate(), ref.entityId(), batch);
+    }
+    if (batch.size() == 0) {
+      return;
     }
     Runnable afterCommit = session.doReturningWork(batch::write);
     for (AggregateRef ref : aggregates) {
@@ -84,7 +83,7 @@ final class FlushHarvestListener implements FlushEventListener, AutoFlushEventLi
             });
   }
 
-  private static boolean isLive(Status status) {
+  static boolean isLive(Status status) {
     return status == Status.MANAGED || status == Status.READ_ONLY || status == Status.SAVING;
   }
 }

@@ -1,10 +1,12 @@
 package dev.outbox.hibernate.internal;
 
+import dev.outbox.DomainEvent;
 import dev.outbox.OutboxOptions;
 import dev.outbox.jdbc.JdbcOutbox;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.hibernate.SessionFactory;
+import org.hibernate.engine.spi.SessionImplementor;
 
 /**
  * What the outbox knows about one session factory: its options and its {@link JdbcOutbox} (the one
@@ -13,8 +15,9 @@ import org.hibernate.SessionFactory;
  *
  * @param options the options the session factory was built with
  * @param jdbc the outbox on the session factory's connections
+ * @param sends the events sessions send themselves, until their flush
  */
-public record OutboxContext(OutboxOptions options, JdbcOutbox jdbc) {
+public record OutboxContext(OutboxOptions options, JdbcOutbox jdbc, ExplicitSends sends) {
 
   private static final Map<SessionFactory, OutboxContext> CONTEXTS = new ConcurrentHashMap<>();
 
@@ -26,6 +29,19 @@ public record OutboxContext(OutboxOptions options, JdbcOutbox jdbc) {
    */
   public static OutboxContext of(SessionFactory sessionFactory) {
     return CONTEXTS.get(sessionFactory);
+  }
+
+  /**
+   * Queues an event sent by the application for the session's next flush.
+   *
+   * @param session the session, in a transaction
+   * @param aggregateType the aggregate type
+   * @param aggregateId the aggregate id
+   * @param event the event
+   */
+  public void send(
+      SessionImplementor session, String aggregateType, String aggregateId, DomainEvent event) {
+    sends.send(session, aggregateType, aggregateId, event);
   }
 
   static boolean register(SessionFactory sessionFactory, OutboxContext context) {

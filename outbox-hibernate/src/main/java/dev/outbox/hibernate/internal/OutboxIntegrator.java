@@ -53,7 +53,8 @@ public final class OutboxIntegrator implements Integrator {
     TraceContext.provider(settings).ifPresent(jdbc::headerProvider);
     OutboxContext context;
     try {
-      context = new OutboxContext(options, jdbc.build());
+      JdbcOutbox outbox = jdbc.build();
+      context = new OutboxContext(options, outbox, new ExplicitSends(outbox, new EventHarvester()));
     } catch (OutboxException e) {
       throw new OutboxException(
           e.getMessage()
@@ -65,7 +66,7 @@ public final class OutboxIntegrator implements Integrator {
     if (!OutboxContext.register(sessionFactory, context)) {
       return;
     }
-    FlushHarvestListener harvest = new FlushHarvestListener(context.jdbc(), new EventHarvester());
+    FlushHarvestListener harvest = new FlushHarvestListener(context.sends(), new EventHarvester());
     DeletedAggregateCapture capture = new DeletedAggregateCapture();
 
     EventListenerRegistry listeners =

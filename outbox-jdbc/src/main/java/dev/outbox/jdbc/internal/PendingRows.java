@@ -50,6 +50,16 @@ public final class PendingRows {
     rows.add(rowsOfEvents.row(aggregateType, aggregateId, event, consequence));
   }
 
+  /**
+   * Moves the rows of another write behind these.
+   *
+   * @param other the rows to take; left empty
+   */
+  public void addAll(PendingRows other) {
+    rows.addAll(other.rows);
+    other.rows.clear();
+  }
+
   /** How many rows wait to be written. */
   public int size() {
     return rows.size();
