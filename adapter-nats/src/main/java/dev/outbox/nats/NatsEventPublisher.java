@@ -62,7 +62,9 @@ public final class NatsEventPublisher implements EventPublisher {
   private NatsEventPublisher(NatsPublisherOptions options) {
     this.options = options;
     this.streams = new StreamProvisioner(options);
-    this.batch = new JetStreamBatch(options.subjectFunction(), streams::recheck, this::findStreams);
+    this.batch =
+        new JetStreamBatch(
+            options.subjectFunction(), streams::recheck, this::findStreams, this::reconnects);
     this.connector = new Connector(options, this::connected);
   }
 
@@ -92,6 +94,12 @@ public final class NatsEventPublisher implements EventPublisher {
     if (problem != null) {
       LOG.warn("{}; publishing fails until it is fixed", problem.text());
     }
+  }
+
+  /** How often the connection was re-established so far. */
+  private long reconnects() {
+    Connection connection = connector.connection();
+    return connection == null ? 0 : connection.getStatistics().getReconnects();
   }
 
   private StreamLookup findStreams(String subject, Duration budget) {

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * One batch on JetStream: every message sent with {@code publishAsync} first (in order, on one
@@ -53,6 +54,7 @@ public final class JetStreamBatch {
   private final Function<OutboxMessage, String> subjects;
   private final Runnable onNoStream;
   private final StreamFinder streams;
+  private final LongSupplier reconnects;
 
   /**
    * A batch sender.
@@ -60,12 +62,17 @@ public final class JetStreamBatch {
    * @param subjects resolves each message's subject
    * @param onNoStream called when a message found no stream
    * @param streams looks up the streams of a subject nobody answered on
+   * @param reconnects how often the connection was re-established so far
    */
   public JetStreamBatch(
-      Function<OutboxMessage, String> subjects, Runnable onNoStream, StreamFinder streams) {
+      Function<OutboxMessage, String> subjects,
+      Runnable onNoStream,
+      StreamFinder streams,
+      LongSupplier reconnects) {
     this.subjects = subjects;
     this.onNoStream = onNoStream;
     this.streams = streams;
+    this.reconnects = reconnects;
   }
 
   private record Pending(
@@ -77,6 +84,7 @@ public final class JetStreamBatch {
   /** What one call learns about the broker while its acknowledgements come in. */
   private final class Round {
     final AtomicBoolean acknowledged = new AtomicBoolean();
+    final long reconnectsAtStart = reconnects.getAsLong();
     final Map<String, StreamLookup> lookups = new ConcurrentHashMap<>();
     volatile StreamLookup unavailable;
 
@@ -185,8 +193,7 @@ public final class JetStreamBatch {
             p.message.id(), Failures.noResponders(p.message, p.subject, lookup, error));
       }
       return PublishResult.failed(
-          p.message.id(),
-          Failures.ackFailed(p.message, p.subject, error, round.acknowledged.get()));
+          p.message.id(), Failures.ackFailed(p.message, p.subject, error, othersAnswered(round)));
     }
     if (ack == null || ack.getStream() == null) {
       return PublishResult.failed(
@@ -198,6 +205,15 @@ public final class JetStreamBatch {
               null));
     }
     return PublishResult.published(p.message.id(), p.subject);
+  }
+
+  /**
+   * Whether the broker answered other messages of the round on the same connection: after a
+   * reconnect, acknowledgements of messages resent from the client's buffer say nothing about a
+   * message whose answer the connection lost.
+   */
+  private boolean othersAnswered(Round round) {
+    return round.acknowledged.get() && reconnects.getAsLong() == round.reconnectsAtStart;
   }
 
   private Pending send(JetStream jetStream, OutboxMessage message, Round round) {
