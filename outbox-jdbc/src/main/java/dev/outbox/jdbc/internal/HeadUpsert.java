@@ -62,7 +62,7 @@ final class HeadUpsert {
           return read(rows, parts, claimer);
         }
       }
-      statement.executeUpdate();
+      executeUpdate(statement);
     }
     try (PreparedStatement select = connection.prepareStatement(selectSql(parts.size()))) {
       int index = 1;
@@ -72,6 +72,24 @@ final class HeadUpsert {
       }
       try (ResultSet rows = select.executeQuery()) {
         return read(rows, parts, claimer);
+      }
+    }
+  }
+
+  /**
+   * Runs the upsert. H2's {@code MERGE} is not atomic: two transactions that create the same head
+   * at once both insert, and the later one fails on the primary key. The statement alone rolled
+   * back, so it runs again and then finds the head.
+   */
+  private void executeUpdate(PreparedStatement statement) throws SQLException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        statement.executeUpdate();
+        return;
+      } catch (SQLException e) {
+        if (database != Database.H2 || !"23505".equals(e.getSQLState()) || attempt == 3) {
+          throw e;
+        }
       }
     }
   }

@@ -1,0 +1,258 @@
+package dev.outbox.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+import dev.outbox.DeadLetterQuery;
+import dev.outbox.DomainEvent;
+import dev.outbox.Outbox;
+import dev.outbox.OutboxException;
+import dev.outbox.OutboxMessage;
+import dev.outbox.OutboxOptions;
+import dev.outbox.PublishException;
+import dev.outbox.jdbc.testing.OutboxTable;
+import dev.outbox.jdbc.testing.OutboxTable.Row;
+import dev.outbox.jdbc.testing.TestDatabase;
+import dev.outbox.spi.EventPublisher;
+import dev.outbox.spi.PublishResult;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.LongStream;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The outbox of an application on plain JDBC, on a real database, with no Hibernate on the class
+ * path: sends in the caller's transaction, their order and seqs, the refusals, and the processor
+ * delivering, dead-lettering and cleaning up. Each database runs it through a subclass.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class AbstractJdbcOutboxIT {
+
+  private static final String TABLE = "jdbc_outbox";
+  private static final String DEAD_LETTERS = "jdbc_dead_letters";
+
+  record Noted(String text) implements DomainEvent {}
+
+  record Poison(String text) implements DomainEvent {}
+
+  record Unserializable(Object value) implements DomainEvent {}
+
+  private final TestDatabase database;
+  private DataSource dataSource;
+  private JdbcOutbox jdbc;
+  private OutboxTable table;
+
+  AbstractJdbcOutboxIT(TestDatabase database) {
+    this.database = database;
+  }
+
+  @BeforeAll
+  void createOutbox() {
+    database.assumeReachable();
+    dataSource = database.dataSource();
+    OutboxTable.drop(dataSource, TABLE, DEAD_LETTERS);
+    jdbc =
+        JdbcOutbox.create(
+            dataSource,
+            OutboxOptions.builder()
+                .outboxTable(TABLE)
+                .deadLetterTable(DEAD_LETTERS)
+                .createSchema(true)
+                .pollInterval(Duration.ofMillis(200))
+                .maxAttempts(2)
+                .retention(Duration.ofMillis(1))
+                .build());
+    table = new OutboxTable(dataSource, TABLE);
+  }
+
+  @AfterAll
+  void dropTables() {
+    if (dataSource != null) {
+      OutboxTable.drop(dataSource, TABLE, DEAD_LETTERS);
+    }
+  }
+
+  @BeforeEach
+  void emptyTables() {
+    table.clear();
+    OutboxTable.deleteAll(dataSource, DEAD_LETTERS);
+  }
+
+  @Test
+  void noHibernateIsOnTheClassPath() {
+    assertThatThrownBy(() -> Class.forName("org.hibernate.Session"))
+        .isInstanceOf(ClassNotFoundException.class);
+  }
+
+  @Test
+  void sendsOfOneTransactionGetGapFreeSeqsPerAggregateAndARollbackTakesThemBack() {
+    jdbc.inTransaction(
+        connection -> {
+          jdbc.send(connection, "Payment", "p-1", new Noted("one"));
+          jdbc.batch()
+              .add("Payment", "p-1", new Noted("two"))
+              .add("Order", "o-1", new Noted("three"))
+              .send(connection);
+          return null;
+        });
+    assertThatThrownBy(
+            () ->
+                jdbc.inTransaction(
+                    connection -> {
+                      jdbc.send(connection, "Payment", "p-1", new Noted("rolled back"));
+                      throw new SQLException("the business write failed");
+                    }))
+        .isInstanceOf(OutboxException.class)
+        .hasMessageContaining("the business write failed");
+
+    assertThat(table.rows())
+        .extracting(Row::aggregateType, Row::aggregateId, Row::seq, Row::payload)
+        .containsExactlyInAnyOrder(
+            tuple("Payment", "p-1", 1L, "{\"text\":\"one\"}"),
+            tuple("Payment", "p-1", 2L, "{\"text\":\"two\"}"),
+            tuple("Order", "o-1", 1L, "{\"text\":\"three\"}"));
+  }
+
+  @Test
+  void concurrentTransactionsSendingForOneAggregateGetOneGapFreeOrder() throws Exception {
+    ExecutorService writers = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        int writer = w;
+        done.add(
+            writers.submit(
+                () -> {
+                  for (int i = 0; i < 25; i++) {
+                    String text = writer + "-" + i;
+                    jdbc.inTransaction(
+                        connection -> {
+                          jdbc.send(connection, "Account", "a-1", new Noted(text));
+                          return null;
+                        });
+                  }
+                }));
+      }
+      for (Future<?> future : done) {
+        future.get();
+      }
+    } finally {
+      writers.shutdown();
+    }
+    assertThat(table.rows())
+        .extracting(Row::seq)
+        .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, 100).boxed().toList());
+  }
+
+  @Test
+  void aSendOnAnAutoCommitConnectionOrWithBadInputFailsNamingTheProblemAndWritesNothing()
+      throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(true);
+      assertThatThrownBy(() -> jdbc.send(connection, "Payment", "p-1", new Noted("x")))
+          .isInstanceOf(OutboxException.class)
+          .hasMessageContaining("auto-commit mode")
+          .hasMessageContaining("connection.setAutoCommit(false)")
+          .hasMessageContaining("Nothing was written");
+      connection.setAutoCommit(false);
+      assertThatThrownBy(() -> jdbc.send(connection, "Payment", " ", new Noted("x")))
+          .hasMessageContaining("The aggregate id of " + Noted.class.getName())
+          .hasMessageContaining("but was \" \"");
+      assertThatThrownBy(() -> jdbc.send(connection, null, "p-1", new Noted("x")))
+          .hasMessageContaining("The aggregate type of")
+          .hasMessageContaining("but was null");
+      assertThatThrownBy(() -> jdbc.send(connection, "Payment", "p-1", null))
+          .hasMessageContaining("The event for aggregate Payment/p-1 is null");
+      assertThatThrownBy(
+              () -> jdbc.send(connection, "Payment", "p-1", new Unserializable(new Object())))
+          .hasMessageContaining("Cannot serialize event " + Unserializable.class.getName())
+          .hasMessageContaining("Nothing was written");
+      connection.commit();
+    }
+    assertThat(table.rows()).isEmpty();
+  }
+
+  @Test
+  void theProcessorDeliversInOrderDeadLettersWhatIsRefusedAndCleansUp() {
+    RefusingPoison publisher = new RefusingPoison();
+    try (Outbox outbox = jdbc.outbox(publisher)) {
+      outbox.start();
+      for (int i = 1; i <= 20; i++) {
+        String text = Integer.toString(i);
+        jdbc.inTransaction(
+            connection -> {
+              jdbc.batch()
+                  .add("Order", "o-1", new Noted(text))
+                  .add("Order", "o-2", new Noted(text))
+                  .send(connection);
+              return null;
+            });
+      }
+      jdbc.inTransaction(
+          connection -> {
+            jdbc.send(connection, "Order", "o-3", new Poison("refused"));
+            return null;
+          });
+
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  publisher.published("o-1").size() == 20
+                      && publisher.published("o-2").size() == 20
+                      && outbox.deadLetters().count(DeadLetterQuery.all()) == 1);
+      List<String> expected = LongStream.rangeClosed(1, 20).mapToObj(Long::toString).toList();
+      assertThat(publisher.published("o-1")).containsExactlyElementsOf(expected);
+      assertThat(publisher.published("o-2")).containsExactlyElementsOf(expected);
+      assertThat(outbox.deadLetters().count(DeadLetterQuery.all().eventType("Poison")))
+          .isEqualTo(1);
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> outbox.cleanUpOnce() == 0);
+      assertThat(table.rows()).as("delivered rows cleaned up").isEmpty();
+    }
+  }
+
+  /** Takes every message but those of {@link Poison}, which it refuses for good. */
+  private static final class RefusingPoison implements EventPublisher {
+    private final Map<String, List<String>> published = new ConcurrentHashMap<>();
+
+    @Override
+    public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
+      List<PublishResult> results = new ArrayList<>();
+      for (OutboxMessage message : messages) {
+        if (message.eventType().equals("Poison")) {
+          results.add(
+              PublishResult.failed(
+                  message.id(),
+                  PublishException.permanent(message.id(), "test", "poison refused", null)));
+        } else {
+          published
+              .computeIfAbsent(message.aggregateId(), id -> new CopyOnWriteArrayList<>())
+              .add(message.payload().replaceAll("\\D", ""));
+          results.add(PublishResult.published(message.id()));
+        }
+      }
+      return results;
+    }
+
+    List<String> published(String aggregateId) {
+      return published.getOrDefault(aggregateId, List.of());
+    }
+  }
+}
