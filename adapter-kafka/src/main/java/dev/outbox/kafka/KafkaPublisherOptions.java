@@ -2,12 +2,14 @@ package dev.outbox.kafka;
 
 import dev.outbox.OutboxMessage;
 import dev.outbox.kafka.internal.ProducerSettings;
+import dev.outbox.kafka.internal.RecordMapper;
 import dev.outbox.spi.OptionsBinder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Function;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * How {@link KafkaEventPublisher} connects and where it sends each message. An immutable value:
@@ -234,6 +236,34 @@ public final class KafkaPublisherOptions {
    */
   public Map<String, String> producerProperties() {
     return producer.properties();
+  }
+
+  // What the publisher makes of these options
+
+  /**
+   * The complete configuration of the producer a {@link KafkaEventPublisher} creates with these
+   * options: the adapter's defaults, overridden by {@link #producerProperties()}, then the client
+   * options and what cannot be changed ({@code acks=all}, idempotence, the serializers). For a
+   * producer of one's own that sends as the adapter does, or to see what the adapter runs with.
+   * Secrets are in it as given: do not log it.
+   *
+   * @return a new mutable map, for the {@code KafkaProducer} constructor
+   */
+  public Map<String, Object> producerConfig() {
+    return ProducerSettings.producerConfig(this);
+  }
+
+  /**
+   * The record a {@link KafkaEventPublisher} with these options sends for a message: on the topic
+   * {@link #topicFor} gives, keyed by the aggregate id, the payload's UTF-8 bytes as value, {@link
+   * dev.outbox.spi.WireHeaders} as UTF-8 headers, and the timestamp left to the producer.
+   *
+   * @param message the message
+   * @return a new record, for a producer configured with {@link #producerConfig()}
+   * @throws IllegalArgumentException when the topic router returns null or blank
+   */
+  public ProducerRecord<String, byte[]> recordFor(OutboxMessage message) {
+    return RecordMapper.toRecord(message, topicFor(message));
   }
 
   @Override

@@ -21,6 +21,37 @@ class KafkaPublisherOptionsTest {
           + " password=\"hunter2-jaas\";";
 
   @Test
+  void theRecordForAMessageIsOnTheRoutedPrefixedTopicKeyedByTheAggregateId() {
+    KafkaPublisherOptions options =
+        KafkaPublisherOptions.builder()
+            .topicPrefix("p.")
+            .topicRouter(m -> "routed-" + m.aggregateType())
+            .build();
+    OutboxMessage message = message("Order");
+
+    var record = options.recordFor(message);
+
+    assertThat(record.topic()).isEqualTo("p.routed-Order");
+    assertThat(record.key()).isEqualTo(message.aggregateId());
+    assertThat(new String(record.value(), java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo(message.payload());
+  }
+
+  @Test
+  void theProducerConfigHoldsTheUsersPropertiesAndWhatCannotBeChanged() {
+    Map<String, String> properties = Map.of("linger.ms", "7");
+    Map<String, Object> config =
+        KafkaPublisherOptions.builder()
+            .bootstrapServers("127.0.0.1:9092")
+            .producerProperties(properties)
+            .build()
+            .producerConfig();
+
+    assertThat(config).contains(entry("acks", "all"), entry("linger.ms", "7"));
+    assertThat(String.valueOf(config.get("bootstrap.servers"))).contains("127.0.0.1:9092");
+  }
+
+  @Test
   void defaultsAreTheDocumentedConstants() {
     KafkaPublisherOptions options = KafkaPublisherOptions.defaults();
 

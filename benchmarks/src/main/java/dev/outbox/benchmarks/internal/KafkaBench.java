@@ -2,8 +2,6 @@ package dev.outbox.benchmarks.internal;
 
 import dev.outbox.kafka.KafkaEventPublisher;
 import dev.outbox.kafka.KafkaPublisherOptions;
-import dev.outbox.kafka.internal.ProducerSettings;
-import dev.outbox.kafka.internal.RecordMapper;
 import dev.outbox.kafka.testing.EmbeddedKafka;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.testkit.TcpProxy;
@@ -124,24 +122,26 @@ public final class KafkaBench implements ProxiedBroker, AutoCloseable {
   }
 
   /**
-   * The bare producer with the adapter's settings ({@link ProducerSettings#producerConfig}:
-   * acks=all, idempotence, one request in flight, linger 5 ms) sending the same records ({@link
-   * RecordMapper}) all at once and waiting for every acknowledgement.
+   * The bare producer with the adapter's settings ({@link KafkaPublisherOptions#producerConfig()}:
+   * acks=all, idempotence, one request in flight, linger 5 ms) sending the records the adapter
+   * would ({@link KafkaPublisherOptions#recordFor}), on {@value #CEILING_TOPIC}, all at once and
+   * waiting for every acknowledgement.
    *
    * @param records how many
    * @param aggregates over how many keys
    * @return records per second
    */
   public double ceiling(int records, int aggregates) {
+    KafkaPublisherOptions ceiling =
+        options().toBuilder().topicRouter(message -> CEILING_TOPIC).build();
     AtomicLong acked = new AtomicLong();
     AtomicReference<Exception> failure = new AtomicReference<>();
-    try (Producer<String, byte[]> producer =
-        new KafkaProducer<>(ProducerSettings.producerConfig(options()))) {
+    try (Producer<String, byte[]> producer = new KafkaProducer<>(ceiling.producerConfig())) {
       producer.partitionsFor(CEILING_TOPIC);
       long start = System.nanoTime();
       for (int i = 0; i < records; i++) {
         producer.send(
-            RecordMapper.toRecord(SyntheticMessages.message(TOPIC, i, aggregates), CEILING_TOPIC),
+            ceiling.recordFor(SyntheticMessages.message(TOPIC, i, aggregates)),
             (metadata, error) -> {
               if (error == null) {
                 acked.incrementAndGet();
