@@ -117,7 +117,7 @@ public final class JdbcOutbox {
    * @return an empty batch
    */
   public EventBatch batch() {
-    return new EventBatch(this, new PendingRows(rows, writer, handOver, SEND_FAILED));
+    return batch(SEND_FAILED);
   }
 
   /**

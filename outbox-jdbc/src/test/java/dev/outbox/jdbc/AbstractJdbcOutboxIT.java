@@ -53,6 +53,13 @@ abstract class AbstractJdbcOutboxIT {
 
   record Unserializable(Object value) implements DomainEvent {}
 
+  record Unnamed(String text) implements DomainEvent {
+    @Override
+    public String eventType() {
+      return "";
+    }
+  }
+
   private final TestDatabase database;
   private DataSource dataSource;
   private JdbcOutbox jdbc;
@@ -177,6 +184,9 @@ abstract class AbstractJdbcOutboxIT {
       assertThatThrownBy(() -> jdbc.send(connection, null, "p-1", new Noted("x")))
           .hasMessageContaining("The aggregate type of")
           .hasMessageContaining("but was null");
+      assertThatThrownBy(() -> jdbc.send(connection, "Payment", "p-1", new Unnamed("x")))
+          .hasMessageContaining("The event type of " + Unnamed.class.getName())
+          .hasMessageContaining("but was \"\"");
       assertThatThrownBy(() -> jdbc.send(connection, "Payment", "p-1", null))
           .hasMessageContaining("The event for aggregate Payment/p-1 is null");
       assertThatThrownBy(

@@ -54,7 +54,7 @@ public final class EventRows {
     checkName("The aggregate type", aggregateType, event, consequence);
     checkName("The aggregate id", aggregateId, event, consequence);
     String eventType = event.eventType();
-    checkName(event.getClass().getName() + ".eventType()", eventType, event, consequence);
+    checkName("The event type", eventType, event, consequence);
     Map<String, String> eventHeaders = headers.of(event, aggregateType, aggregateId);
     Instant now = clock.instant();
     Instant occurredAt = event.occurredAt();
