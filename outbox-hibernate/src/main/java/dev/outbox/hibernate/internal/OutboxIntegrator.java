@@ -91,12 +91,16 @@ public final class OutboxIntegrator implements Integrator {
   }
 
   /**
-   * The session factory's connections: its connection provider's, or, in a multi-tenant persistence
+   * The session factory's connections: the data source behind its connection provider when it has
+   * one (no proxy on the store's hot path), else the provider's, or, in a multi-tenant persistence
    * unit, those of the bootstrap access (enough to check the tables; a store needs the provider).
    */
   private static DataSource connections(SessionFactoryImplementor sessionFactory) {
     ConnectionProvider provider =
         sessionFactory.getServiceRegistry().getService(ConnectionProvider.class);
+    if (provider != null && provider.isUnwrappableAs(DataSource.class)) {
+      return provider.unwrap(DataSource.class); // its connections go back to the pool on close()
+    }
     if (provider != null) {
       return new ProviderDataSource(
           new ProviderDataSource.Connections() {
