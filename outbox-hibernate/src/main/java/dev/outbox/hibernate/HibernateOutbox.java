@@ -22,13 +22,6 @@ import org.hibernate.engine.spi.SessionImplementor;
  */
 public final class HibernateOutbox {
 
-  /** The publisher of CDC mode, where the connector delivers and nothing may call it. */
-  static final EventPublisher CONNECTOR_DELIVERS =
-      (messages, timeout) -> {
-        throw new IllegalStateException(
-            "In CDC mode the connector reading the database's log publishes, not the outbox");
-      };
-
   private HibernateOutbox() {}
 
   /**
@@ -81,7 +74,7 @@ public final class HibernateOutbox {
               + ": pass the broker's publisher to HibernateOutbox.create(emf, publisher), or set"
               + " deliveryMode(DeliveryMode.CDC) when Debezium delivers");
     }
-    return create(emf, CONNECTOR_DELIVERS, options, Clock.systemUTC());
+    return context(emf.unwrap(SessionFactoryImplementor.class)).jdbc().outbox();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.outbox.jdbc;
 
+import dev.outbox.DeliveryMode;
 import dev.outbox.DomainEvent;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxException;
@@ -47,6 +48,13 @@ import javax.sql.DataSource;
  * it finds them at its next poll, or at once after {@link #committed()}.
  */
 public final class JdbcOutbox {
+
+  /** The publisher of CDC mode, where the connector delivers and nothing may call it. */
+  private static final EventPublisher CONNECTOR_DELIVERS =
+      (messages, timeout) -> {
+        throw new IllegalStateException(
+            "In CDC mode the connector reading the database's log publishes, not the outbox");
+      };
 
   private static final String SEND_FAILED =
       "Nothing was written; the transaction should roll back.";
@@ -153,6 +161,26 @@ public final class JdbcOutbox {
    */
   public void committed() {
     handOver.committed();
+  }
+
+  /**
+   * The outbox of {@link DeliveryMode#CDC}: no processor and no publisher (Debezium reads the table
+   * from the database's log); {@link Outbox#start()} runs the cleanup by age, {@link
+   * Outbox#health()} and the dead letters work as usual.
+   *
+   * @return the outbox, not started
+   * @throws OutboxException when this outbox's options are not in CDC mode
+   */
+  public Outbox outbox() {
+    if (options.deliveryMode() != DeliveryMode.CDC) {
+      throw new OutboxException(
+          "An outbox without an EventPublisher needs deliveryMode CDC, but this JdbcOutbox was"
+              + " built with "
+              + options.deliveryMode()
+              + ": pass the broker's publisher to outbox(publisher), or set"
+              + " deliveryMode(DeliveryMode.CDC) when Debezium delivers");
+    }
+    return Outbox.create(options, store, CONNECTOR_DELIVERS, Clock.systemUTC());
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.outbox.spring.boot;
 
 import dev.outbox.OutboxOptions;
+import dev.outbox.jdbc.JdbcOutbox;
 import dev.outbox.jdbc.OutboxTables;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,27 +15,28 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jpa.autoconfigure.EntityManagerFactoryDependsOnPostProcessor;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
  * With Flyway on the classpath, runs the outbox's shipped migration ({@code
- * classpath:db/outbox/<database>}) before the entity manager factory is built, with a history table
- * of its own ({@code outbox_schema_history}) so that its versions never collide with the
- * application's; an existing schema is baselined at version 0. Only for the default table names,
- * which the shipped file creates; with other names, copy the file into your migrations (or use
- * {@code outbox.create-schema=true} in development). {@code outbox.flyway.enabled=false} skips it.
+ * classpath:db/outbox/<database>}) before the outbox's tables are first used: before the entity
+ * manager factory is built with JPA, before the {@link JdbcOutbox} bean without it. It has a
+ * history table of its own ({@code outbox_schema_history}) so that its versions never collide with
+ * the application's; an existing schema is baselined at version 0. Only for the default table
+ * names, which the shipped file creates; with other names, copy the file into your migrations (or
+ * use {@code outbox.create-schema=true} in development). {@code outbox.flyway.enabled=false} skips
+ * it.
  */
 @AutoConfiguration(
-    after = DataSourceAutoConfiguration.class,
+    afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
     before = OutboxAutoConfiguration.class)
-@ConditionalOnClass({Flyway.class, EntityManagerFactoryDependsOnPostProcessor.class})
+@ConditionalOnClass(Flyway.class)
 @ConditionalOnBean(DataSource.class)
 @ConditionalOnBooleanProperty(name = "outbox.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "outbox.flyway.enabled", matchIfMissing = true)
-@Import(OutboxFlywayAutoConfiguration.EntityManagerFactoryAfterMigration.class)
 public class OutboxFlywayAutoConfiguration {
 
   /** The history table of the outbox's own migrations. */
@@ -60,14 +62,39 @@ public class OutboxFlywayAutoConfiguration {
     return factory -> {
       if (factory.containsBeanDefinition(APPLICATION_MIGRATION)
           && factory.containsBeanDefinition(MIGRATION)) {
-        BeanDefinition migration = factory.getBeanDefinition(MIGRATION);
-        String[] before = migration.getDependsOn();
-        List<String> dependsOn = new ArrayList<>(before == null ? List.of() : List.of(before));
-        dependsOn.add(APPLICATION_MIGRATION);
-        migration.setDependsOn(dependsOn.toArray(String[]::new));
+        dependsOn(factory.getBeanDefinition(MIGRATION), APPLICATION_MIGRATION);
       }
     };
   }
+
+  /** Builds every {@link JdbcOutbox} bean, which checks the tables, only after the migration. */
+  @Bean
+  static BeanFactoryPostProcessor jdbcOutboxAfterMigration() {
+    return factory -> {
+      if (factory.containsBeanDefinition(MIGRATION)) {
+        for (String name : factory.getBeanNamesForType(JdbcOutbox.class, true, false)) {
+          if (factory.containsBeanDefinition(name)) {
+            dependsOn(factory.getBeanDefinition(name), MIGRATION);
+          }
+        }
+      }
+    };
+  }
+
+  private static void dependsOn(BeanDefinition bean, String other) {
+    String[] before = bean.getDependsOn();
+    List<String> dependsOn = new ArrayList<>(before == null ? List.of() : List.of(before));
+    dependsOn.add(other);
+    bean.setDependsOn(dependsOn.toArray(String[]::new));
+  }
+
+  /** With JPA: builds the entity manager factory only after the migration ran. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(
+      name =
+          "org.springframework.boot.jpa.autoconfigure.EntityManagerFactoryDependsOnPostProcessor")
+  @Import(EntityManagerFactoryAfterMigration.class)
+  static class Jpa {}
 
   /** Builds the entity manager factory only after the migration ran. */
   static class EntityManagerFactoryAfterMigration
