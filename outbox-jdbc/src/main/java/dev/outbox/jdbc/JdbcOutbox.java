@@ -5,7 +5,7 @@ import dev.outbox.DomainEvent;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
-import dev.outbox.jdbc.internal.Database;
+import dev.outbox.jdbc.internal.Dialect;
 import dev.outbox.jdbc.internal.EventRows;
 import dev.outbox.jdbc.internal.FlushWriter;
 import dev.outbox.jdbc.internal.JdbcOutboxStore;
@@ -60,7 +60,7 @@ public final class JdbcOutbox {
       "Nothing was written; the transaction should roll back.";
 
   private final DataSource dataSource;
-  private final Database database;
+  private final Dialect dialect;
   private final OutboxOptions options;
   private final LocalCommitHandOver handOver = new LocalCommitHandOver();
   private final JdbcOutboxStore store;
@@ -69,15 +69,15 @@ public final class JdbcOutbox {
   private final TransactionObserver observer;
   private final LocalTransactions local = new LocalTransactions();
 
-  private JdbcOutbox(Builder builder, Database database) {
+  private JdbcOutbox(Builder builder, Dialect dialect) {
     this.dataSource = builder.dataSource;
-    this.database = database;
+    this.dialect = dialect;
     this.options = builder.options;
-    this.store = new JdbcOutboxStore(dataSource, database, options, handOver);
+    this.store = new JdbcOutboxStore(dataSource, dialect, options, handOver);
     List<HeaderProvider> providers = new ArrayList<>(builder.headerProviders);
     providers.addAll(options.headerProviders());
     this.rows = new EventRows(serializer(options), providers, builder.clock);
-    this.writer = new FlushWriter(database, options.headTable(), options.outboxTable());
+    this.writer = new FlushWriter(dialect);
     this.observer = builder.observer;
   }
 
@@ -230,7 +230,7 @@ public final class JdbcOutbox {
    * @return the location
    */
   public String migrationLocation() {
-    return OutboxTables.location(database);
+    return OutboxTables.location(dialect);
   }
 
   void write(Connection connection, PendingRows pending) {
@@ -269,7 +269,7 @@ public final class JdbcOutbox {
 
   @Override
   public String toString() {
-    return "JdbcOutbox[" + options.outboxTable() + " on " + database + ']';
+    return "JdbcOutbox[" + options.outboxTable() + " on " + dialect + ']';
   }
 
   /** Work on a connection in a transaction. */
@@ -365,11 +365,10 @@ public final class JdbcOutbox {
      */
     public JdbcOutbox build() {
       try (Connection connection = dataSource.getConnection()) {
-        Database database =
-            Database.ofProductName(connection.getMetaData().getDatabaseProductName());
-        database.checkSupports(options.deliveryMode());
-        new SchemaManager(database, options).prepare(connection);
-        return new JdbcOutbox(this, database);
+        Dialect dialect = Dialect.of(connection.getMetaData().getDatabaseProductName(), options);
+        dialect.checkSupports(options.deliveryMode());
+        new SchemaManager(dialect, options).prepare(connection);
+        return new JdbcOutbox(this, dialect);
       } catch (SQLException e) {
         throw new OutboxException(
             "Cannot check the outbox tables " + options.outboxTable() + ": " + e.getMessage(), e);

@@ -2,7 +2,7 @@ package dev.outbox.jdbc;
 
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
-import dev.outbox.jdbc.internal.Database;
+import dev.outbox.jdbc.internal.Dialect;
 import dev.outbox.jdbc.internal.JdbcOutboxStore;
 import dev.outbox.spi.OutboxStore;
 import java.sql.Connection;
@@ -37,7 +37,7 @@ public final class OutboxTables {
    */
   public static OutboxStore store(DataSource dataSource, OutboxOptions options) {
     Objects.requireNonNull(options, "options");
-    return new JdbcOutboxStore(dataSource, database(dataSource), options);
+    return new JdbcOutboxStore(dataSource, dialect(dataSource, options), options);
   }
 
   /**
@@ -49,18 +49,18 @@ public final class OutboxTables {
    * @throws OutboxException when the database cannot be reached or is not one the outbox supports
    */
   public static String migrationLocation(DataSource dataSource) {
-    return location(database(dataSource));
+    return location(dialect(dataSource, OutboxOptions.defaults()));
   }
 
-  static String location(Database database) {
-    String resource = database.migrationResource();
+  static String location(Dialect dialect) {
+    String resource = dialect.migrationResource();
     return "classpath:" + resource.substring(0, resource.lastIndexOf('/'));
   }
 
-  private static Database database(DataSource dataSource) {
+  private static Dialect dialect(DataSource dataSource, OutboxOptions options) {
     Objects.requireNonNull(dataSource, "dataSource");
     try (Connection connection = dataSource.getConnection()) {
-      return Database.ofProductName(connection.getMetaData().getDatabaseProductName());
+      return Dialect.of(connection.getMetaData().getDatabaseProductName(), options);
     } catch (SQLException e) {
       throw new OutboxException("Cannot connect to the outbox database: " + e.getMessage(), e);
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.outbox.DeadLetterQuery;
+import dev.outbox.DeliveryMode;
 import dev.outbox.DomainEvent;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxException;
@@ -235,6 +236,34 @@ abstract class AbstractJdbcOutboxIT {
 
       await().atMost(Duration.ofSeconds(10)).until(() -> outbox.cleanUpOnce() == 0);
       assertThat(table.rows()).as("delivered rows cleaned up").isEmpty();
+    }
+  }
+
+  @Test
+  void anOutboxWithoutAPublisherIsOnlyForCdcWhereItCleansUpAndNeverPublishes() {
+    assertThatThrownBy(() -> jdbc.outbox())
+        .isInstanceOf(OutboxException.class)
+        .hasMessageContaining("needs deliveryMode CDC")
+        .hasMessageContaining("outbox(publisher)");
+    OutboxOptions cdcOptions =
+        jdbc.options().toBuilder().deliveryMode(DeliveryMode.CDC).createSchema(false).build();
+    if (database != TestDatabase.POSTGRESQL) {
+      assertThatThrownBy(() -> JdbcOutbox.create(dataSource, cdcOptions))
+          .isInstanceOf(OutboxException.class)
+          .hasMessageContaining("PostgreSQL only");
+      return;
+    }
+    JdbcOutbox cdc = JdbcOutbox.create(dataSource, cdcOptions);
+    cdc.inTransaction(
+        connection -> {
+          cdc.send(connection, "Order", "o-cdc", new Noted("1"));
+          return null;
+        });
+    assertThat(table.rows()).hasSize(1);
+    try (Outbox outbox = cdc.outbox()) {
+      assertThatThrownBy(outbox::runOnce).hasMessageContaining("CDC mode");
+      await().atMost(Duration.ofSeconds(10)).until(() -> outbox.cleanUpOnce() == 0);
+      assertThat(table.rows()).as("cleaned up by age, the connector read them long ago").isEmpty();
     }
   }
 

@@ -2,7 +2,6 @@ package dev.outbox.jdbc.internal;
 
 import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
-import dev.outbox.OutboxOptions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,10 +24,11 @@ final class DeadLetterRepository {
   /** Where a dead letter stood in its aggregate's stream. */
   private record Place(String aggregateType, String aggregateId, long seq) {}
 
-  private final Database database;
+  private final Dialect dialect;
   private final MessageRows rows;
   private final HeadUpsert heads;
-  private final String table;
+  private final String count;
+  private final String deleteDeadLetter;
   private final String select;
   private final String place;
   private final String unhold;
@@ -36,42 +36,49 @@ final class DeadLetterRepository {
   private final String deleteMessage;
   private final String append;
 
-  DeadLetterRepository(Database database, OutboxOptions options) {
-    this.database = database;
-    this.rows = new MessageRows(database);
-    this.heads = new HeadUpsert(database, options.headTable());
-    this.table = options.deadLetterTable();
-    String headTable = options.headTable();
-    String atTheHold =
-        " WHERE aggregate_type = ? AND aggregate_id = ? AND held AND delivered_seq = ?";
+  DeadLetterRepository(Dialect dialect) {
+    this.dialect = dialect;
+    this.rows = new MessageRows(dialect);
+    this.heads = new HeadUpsert(dialect);
+    this.count = dialect.sql("SELECT COUNT(*) FROM {dead_letters}");
+    this.deleteDeadLetter = dialect.sql("DELETE FROM {dead_letters} WHERE id = ?");
     this.select =
-        "SELECT " + MessageRows.COLUMNS + ", attempts, last_error, dead_lettered_at FROM " + table;
-    this.place = "SELECT aggregate_type, aggregate_id, seq FROM " + table + " WHERE id = ?";
+        dialect.sql(
+            "SELECT "
+                + MessageRows.COLUMNS
+                + ", attempts, last_error, dead_lettered_at FROM {dead_letters}");
+    this.place =
+        dialect.sql("SELECT aggregate_type, aggregate_id, seq FROM {dead_letters} WHERE id = ?");
     this.unhold =
-        "UPDATE "
-            + headTable
-            + " SET held = FALSE, attempts = 0, last_error = NULL, available_at = "
-            + database.now()
-            + atTheHold;
+        dialect.sql(
+            """
+            UPDATE {heads} SET held = FALSE, attempts = 0, last_error = NULL, available_at = {now}
+            WHERE aggregate_type = ? AND aggregate_id = ? AND held AND delivered_seq = ?
+            """);
     this.skip =
-        "UPDATE "
-            + headTable
-            + " SET held = FALSE, attempts = 0, last_error = NULL, available_at = "
-            + database.now()
-            + ", delivered_seq = delivered_seq + 1"
-            + atTheHold;
+        dialect.sql(
+            """
+            UPDATE {heads} SET held = FALSE, attempts = 0, last_error = NULL, available_at = {now},
+              delivered_seq = delivered_seq + 1
+            WHERE aggregate_type = ? AND aggregate_id = ? AND held AND delivered_seq = ?
+            """);
     this.deleteMessage =
-        "DELETE FROM "
-            + options.outboxTable()
-            + " WHERE aggregate_type = ? AND aggregate_id = ? AND seq = ?";
+        dialect.sql(
+            "DELETE FROM {outbox} WHERE aggregate_type = ? AND aggregate_id = ? AND seq = ?");
     this.append =
-        "INSERT INTO "
-            + options.outboxTable()
-            + " (id, aggregate_type, aggregate_id, seq, event_type, content_type, payload,"
-            + " headers, occurred_at, created_at) SELECT id, aggregate_type, aggregate_id, ?,"
-            + " event_type, content_type, payload, headers, occurred_at, created_at FROM "
-            + table
-            + " WHERE id = ?";
+        dialect.sql(
+            """
+            INSERT INTO {outbox} (id, aggregate_type, aggregate_id, seq, event_type, content_type,
+              payload, headers, occurred_at, created_at)
+            SELECT id, aggregate_type, aggregate_id, ?, event_type, content_type, payload, headers,
+              occurred_at, created_at
+            FROM {dead_letters} WHERE id = ?
+            """);
+  }
+
+  /** Every fixed statement, for checks. */
+  List<String> statements() {
+    return List.of(select, place, unhold, skip, deleteMessage, append, count, deleteDeadLetter);
   }
 
   List<DeadLetter> find(Connection connection, DeadLetterQuery query) throws SQLException {
@@ -86,7 +93,7 @@ final class DeadLetterRepository {
 
   Optional<DeadLetter> find(Connection connection, UUID id) throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(select + " WHERE id = ?")) {
-      database.bindId(statement, 1, id);
+      dialect.bindId(statement, 1, id);
       return read(statement).stream().findFirst();
     }
   }
@@ -99,15 +106,14 @@ final class DeadLetterRepository {
             new DeadLetter(
                 rows.read(result, result.getInt("attempts")),
                 result.getString("last_error"),
-                database.readInstant(result, "dead_lettered_at")));
+                dialect.readInstant(result, "dead_lettered_at")));
       }
     }
     return found;
   }
 
   long count(Connection connection, DeadLetterQuery query) throws SQLException {
-    try (PreparedStatement statement =
-        connection.prepareStatement("SELECT COUNT(*) FROM " + table + where(query))) {
+    try (PreparedStatement statement = connection.prepareStatement(count + where(query))) {
       bindFilter(statement, query);
       try (ResultSet result = statement.executeQuery()) {
         result.next();
@@ -135,7 +141,7 @@ final class DeadLetterRepository {
                 .firstSeq();
         try (PreparedStatement insert = connection.prepareStatement(append)) {
           insert.setLong(1, seq);
-          database.bindId(insert, 2, id);
+          dialect.bindId(insert, 2, id);
           insert.executeUpdate();
         }
       }
@@ -166,7 +172,7 @@ final class DeadLetterRepository {
 
   private Place place(Connection connection, UUID id) throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(place)) {
-      database.bindId(statement, 1, id);
+      dialect.bindId(statement, 1, id);
       try (ResultSet result = statement.executeQuery()) {
         return result.next()
             ? new Place(
@@ -189,9 +195,8 @@ final class DeadLetterRepository {
   }
 
   private int delete(Connection connection, UUID id) throws SQLException {
-    try (PreparedStatement delete =
-        connection.prepareStatement("DELETE FROM " + table + " WHERE id = ?")) {
-      database.bindId(delete, 1, id);
+    try (PreparedStatement delete = connection.prepareStatement(deleteDeadLetter)) {
+      dialect.bindId(delete, 1, id);
       return delete.executeUpdate();
     }
   }
@@ -234,10 +239,10 @@ final class DeadLetterRepository {
       statement.setString(index++, containing(query.errorContains()));
     }
     if (query.since() != null) {
-      database.bindInstant(statement, index++, query.since());
+      dialect.bindInstant(statement, index++, query.since());
     }
     if (query.until() != null) {
-      database.bindInstant(statement, index++, query.until());
+      dialect.bindInstant(statement, index++, query.until());
     }
     return index;
   }

@@ -17,7 +17,8 @@ import java.util.TreeMap;
 /**
  * Writes the rows of one flush after the flush's own statements: the head upsert (which takes each
  * aggregate's seqs, in sorted key order, and may lease idle heads to the processor of this JVM),
- * then the rows with their seqs as multi-row inserts.
+ * then the rows with their seqs as multi-row inserts; on PostgreSQL both in one statement ({@link
+ * Dialect#writeFlush}).
  */
 public final class FlushWriter {
 
@@ -38,91 +39,123 @@ public final class FlushWriter {
     }
   }
 
+  private final Dialect dialect;
   private final HeadUpsert heads;
   private final OutboxRowWriter rows;
-  private final PostgresFlushStatement oneStatement;
 
-  public FlushWriter(Database database, String headTable, String outboxTable) {
-    this.heads = new HeadUpsert(database, headTable);
-    this.rows = new OutboxRowWriter(database, outboxTable);
-    this.oneStatement =
-        database == Database.POSTGRESQL
-            ? new PostgresFlushStatement(heads, rows, outboxTable)
-            : null;
+  /**
+   * A writer on the database of a dialect.
+   *
+   * @param dialect the database and its tables
+   */
+  public FlushWriter(Dialect dialect) {
+    this.dialect = dialect;
+    this.heads = new HeadUpsert(dialect);
+    this.rows = new OutboxRowWriter(dialect);
   }
 
   Written write(
       Connection connection, List<OutboxRow> harvested, CommitHandOver.LeaseReceiver receiver)
       throws SQLException {
-    Map<String, List<OutboxRow>> byAggregate = new TreeMap<>();
-    for (OutboxRow row : harvested) {
-      byAggregate.computeIfAbsent(row.aggregateKey(), key -> new ArrayList<>()).add(row);
-    }
-    List<HeadUpsert.Part> parts = new ArrayList<>(byAggregate.size());
-    byAggregate.forEach(
-        (key, list) ->
-            parts.add(
-                new HeadUpsert.Part(
-                    list.get(0).aggregateType(), list.get(0).aggregateId(), list.size())));
-    boolean lease = receiver != null && parts.size() <= MAX_LEASED_AGGREGATES;
-    String claimer = lease ? receiver.instanceId() : null;
-    Duration leaseFor = lease ? receiver.lease() : null;
-    if (oneStatement != null && harvested.size() <= OutboxRowWriter.ROWS_PER_STATEMENT) {
-      Map<String, HeadUpsert.Written> written =
-          oneStatement.write(connection, parts, fromEnd(harvested, byAggregate), claimer, leaseFor);
-      return sequence(harvested, byAggregate, written, null);
-    }
-    Map<String, HeadUpsert.Written> written = heads.upsert(connection, parts, claimer, leaseFor);
-    return sequence(harvested, byAggregate, written, connection);
+    Flush flush = new Flush(harvested, receiver);
+    return flush.sequenced(dialect.writeFlush(connection, flush, heads, rows));
   }
 
-  /** The rows, each with how many rows of its aggregate follow it in place of its seq. */
-  private static List<OutboxRow> fromEnd(
-      List<OutboxRow> harvested, Map<String, List<OutboxRow>> byAggregate) {
-    Map<String, Integer> seen = new HashMap<>();
-    List<OutboxRow> marked = new ArrayList<>(harvested.size());
-    for (OutboxRow row : harvested) {
-      int index = seen.merge(row.aggregateKey(), 1, Integer::sum) - 1;
-      marked.add(row.at(byAggregate.get(row.aggregateKey()).size() - 1 - index));
-    }
-    return marked;
-  }
+  /** The rows of one flush, grouped by aggregate in sorted key order: the order heads lock in. */
+  static final class Flush {
 
-  /**
-   * Gives each row its seq, inserts the rows when a connection is given, and collects the heads
-   * leased to this JVM with their messages.
-   */
-  private Written sequence(
-      List<OutboxRow> harvested,
-      Map<String, List<OutboxRow>> byAggregate,
-      Map<String, HeadUpsert.Written> written,
-      Connection insertOn)
-      throws SQLException {
-    Map<String, List<OutboxRow>> sequenced = new LinkedHashMap<>();
-    List<LeasedHead> leased = new ArrayList<>();
-    byAggregate.forEach(
-        (key, list) -> {
-          HeadUpsert.Written head = written.get(key);
-          List<OutboxRow> withSeq = new ArrayList<>(list.size());
-          for (int i = 0; i < list.size(); i++) {
-            withSeq.add(list.get(i).at(head.firstSeq() + i));
-          }
-          sequenced.put(key, withSeq);
-          if (head.leased()) {
-            List<OutboxMessage> messages = withSeq.stream().map(OutboxRow::message).toList();
-            leased.add(
-                new LeasedHead(
-                    new Lease(list.get(0).aggregateType(), list.get(0).aggregateId(), head.token()),
-                    messages));
-          }
-        });
-    List<OutboxRow> ordered = new ArrayList<>(harvested.size());
-    for (OutboxRow row : harvested) {
-      ordered.add(sequenced.get(row.aggregateKey()).remove(0));
+    private final List<OutboxRow> harvested;
+    private final Map<String, List<OutboxRow>> byAggregate = new TreeMap<>();
+    private final List<HeadUpsert.Part> parts;
+    private final String claimer;
+    private final Duration lease;
+    private Written sequenced;
+
+    Flush(List<OutboxRow> harvested, CommitHandOver.LeaseReceiver receiver) {
+      this.harvested = harvested;
+      for (OutboxRow row : harvested) {
+        byAggregate.computeIfAbsent(row.aggregateKey(), key -> new ArrayList<>()).add(row);
+      }
+      this.parts = new ArrayList<>(byAggregate.size());
+      byAggregate.forEach(
+          (key, list) ->
+              parts.add(
+                  new HeadUpsert.Part(
+                      list.get(0).aggregateType(), list.get(0).aggregateId(), list.size())));
+      boolean leased = receiver != null && parts.size() <= MAX_LEASED_AGGREGATES;
+      this.claimer = leased ? receiver.instanceId() : null;
+      this.lease = leased ? receiver.lease() : null;
     }
-    if (insertOn != null) {
-      rows.write(insertOn, ordered);
+
+    /** How many rows. */
+    int size() {
+      return harvested.size();
     }
-    return new Written(ordered, leased);
+
+    /** The flush's aggregates, in sorted key order. */
+    List<HeadUpsert.Part> parts() {
+      return parts;
+    }
+
+    /** The processor of this JVM to lease idle heads to, or {@code null}. */
+    String claimer() {
+      return claimer;
+    }
+
+    /** How long a lease at write lasts, or {@code null}. */
+    Duration lease() {
+      return lease;
+    }
+
+    /** The rows, each with how many rows of its aggregate follow it in place of its seq. */
+    List<OutboxRow> rowsFromEnd() {
+      Map<String, Integer> seen = new HashMap<>();
+      List<OutboxRow> marked = new ArrayList<>(harvested.size());
+      for (OutboxRow row : harvested) {
+        int index = seen.merge(row.aggregateKey(), 1, Integer::sum) - 1;
+        marked.add(row.at(byAggregate.get(row.aggregateKey()).size() - 1 - index));
+      }
+      return marked;
+    }
+
+    /**
+     * Each row with its seq, in the order harvested, and the heads leased to this JVM with their
+     * messages; worked out once.
+     *
+     * @param written per aggregate key, where its messages went
+     */
+    Written sequenced(Map<String, HeadUpsert.Written> written) {
+      if (sequenced == null) {
+        sequenced = sequence(written);
+      }
+      return sequenced;
+    }
+
+    private Written sequence(Map<String, HeadUpsert.Written> written) {
+      Map<String, List<OutboxRow>> withSeqs = new LinkedHashMap<>();
+      List<LeasedHead> leased = new ArrayList<>();
+      byAggregate.forEach(
+          (key, list) -> {
+            HeadUpsert.Written head = written.get(key);
+            List<OutboxRow> withSeq = new ArrayList<>(list.size());
+            for (int i = 0; i < list.size(); i++) {
+              withSeq.add(list.get(i).at(head.firstSeq() + i));
+            }
+            withSeqs.put(key, withSeq);
+            if (head.leased()) {
+              List<OutboxMessage> messages = withSeq.stream().map(OutboxRow::message).toList();
+              leased.add(
+                  new LeasedHead(
+                      new Lease(
+                          list.get(0).aggregateType(), list.get(0).aggregateId(), head.token()),
+                      messages));
+            }
+          });
+      List<OutboxRow> ordered = new ArrayList<>(harvested.size());
+      for (OutboxRow row : harvested) {
+        ordered.add(withSeqs.get(row.aggregateKey()).remove(0));
+      }
+      return new Written(ordered, leased);
+    }
   }
 }

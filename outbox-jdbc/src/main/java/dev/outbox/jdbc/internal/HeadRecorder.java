@@ -1,131 +1,61 @@
 package dev.outbox.jdbc.internal;
 
-import dev.outbox.OutboxOptions;
 import dev.outbox.spi.HeadOutcome;
 import dev.outbox.spi.Lease;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * Records head outcomes in the caller's transaction. Every statement matches the head by its key
- * and the outcome's lease token, so a holder whose lease was taken over changes nothing; the cursor
- * only moves forward. A delivered head with messages behind its cursor stays leased to its holder
- * when asked (a continuation), all others are released; whoever releases a head decides from its
- * locked, latest {@code write_seq}, so a message a writer committed meanwhile is never left without
- * a holder or a claim.
- *
- * <p>On MariaDB an {@code UPDATE} assigns left to right, each assignment seeing the ones before it;
- * {@code delivered_seq}, which the others read, is therefore assigned last.
+ * What head outcomes ask, in the caller's transaction: the changes of the heads (applied by the
+ * database's {@link HeadCycle}), the copies of dead letters, and the renewal of leases. Every
+ * statement matches the head by its key and the outcome's lease token, so a holder whose lease was
+ * taken over changes nothing; the cursor only moves forward. A delivered head with messages behind
+ * its cursor stays leased to its holder when asked (a continuation), all others are released;
+ * whoever releases a head decides from its locked, latest {@code write_seq}, so a message a writer
+ * committed meanwhile is never left without a holder or a claim.
  */
 final class HeadRecorder {
 
-  private final Database database;
-  private final PostgresHeadStatements postgres;
-  private final String update;
+  private final Dialect dialect;
   private final String copyToDeadLetters;
   private final String deleteMessage;
-  private final String kept;
   private final String renew;
 
-  HeadRecorder(Database database, OutboxOptions options) {
-    this.database = database;
-    this.postgres = database == Database.POSTGRESQL ? new PostgresHeadStatements(options) : null;
-    String heads = options.headTable();
-    String mine = " WHERE aggregate_type = ? AND aggregate_id = ? AND lease_token = ?";
-    String keep = "? AND write_seq > GREATEST(delivered_seq, ?)";
-    String moved = "? > delivered_seq";
-    // One statement for every kind of outcome, so that one batch updates the heads in sorted key
-    // order: the same order writers lock them in, so neither waits for the other in a cycle.
-    this.update =
-        "UPDATE "
-            + heads
-            + " SET claimed_by = CASE WHEN "
-            + keep
-            + " THEN claimed_by ELSE NULL END,"
-            + " available_at = CASE WHEN "
-            + keep
-            + " THEN "
-            + database.nowPlus()
-            + " ELSE "
-            + database.nowPlus()
-            + " END,"
-            + " attempts = CASE WHEN ? THEN ? WHEN "
-            + moved
-            + " THEN 0 ELSE attempts END,"
-            + " last_error = CASE WHEN ? THEN ? WHEN "
-            + moved
-            + " THEN NULL ELSE last_error END,"
-            + " held = ?, delivered_seq = GREATEST(delivered_seq, ?)"
-            + mine;
+  HeadRecorder(Dialect dialect) {
+    this.dialect = dialect;
     this.copyToDeadLetters =
-        "INSERT INTO "
-            + options.deadLetterTable()
-            + " (id, aggregate_type, aggregate_id, seq, event_type, content_type, payload,"
-            + " headers, occurred_at, created_at, attempts, last_error, dead_lettered_at)"
-            + " SELECT m.id, m.aggregate_type, m.aggregate_id, m.seq, m.event_type,"
-            + " m.content_type, m.payload, m.headers, m.occurred_at, m.created_at, ?, ?, ? FROM "
-            + options.outboxTable()
-            + " m JOIN "
-            + heads
-            + " h ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id"
-            + " WHERE m.aggregate_type = ? AND m.aggregate_id = ? AND m.seq = ?"
-            + " AND h.lease_token = ? AND h.delivered_seq < m.seq";
+        dialect.sql(
+            """
+            INSERT INTO {dead_letters} (id, aggregate_type, aggregate_id, seq, event_type,
+              content_type, payload, headers, occurred_at, created_at, attempts, last_error,
+              dead_lettered_at)
+            SELECT m.id, m.aggregate_type, m.aggregate_id, m.seq, m.event_type, m.content_type,
+              m.payload, m.headers, m.occurred_at, m.created_at, ?, ?, ?
+            FROM {outbox} m JOIN {heads} h
+              ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id
+            WHERE m.aggregate_type = ? AND m.aggregate_id = ? AND m.seq = ?
+              AND h.lease_token = ? AND h.delivered_seq < m.seq
+            """);
     this.deleteMessage =
-        "DELETE FROM "
-            + options.outboxTable()
-            + " WHERE aggregate_type = ? AND aggregate_id = ? AND seq = ?";
+        dialect.sql(
+            "DELETE FROM {outbox} WHERE aggregate_type = ? AND aggregate_id = ? AND seq = ?");
     this.renew =
-        "UPDATE "
-            + heads
-            + " SET available_at = "
-            + database.nowPlus()
-            + mine
-            + " AND claimed_by = ?";
-    this.kept =
-        "SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts FROM "
-            + heads
-            + " WHERE claimed_by = ? AND (";
+        dialect.sql(
+            """
+            UPDATE {heads} SET available_at = {now_plus}
+            WHERE aggregate_type = ? AND aggregate_id = ? AND lease_token = ? AND claimed_by = ?
+            """);
   }
 
-  /**
-   * Records the outcomes.
-   *
-   * @param instanceId the holder
-   * @param continueFor how long a continued head's lease lasts from now; {@code null} for no
-   *     continuation
-   * @return the heads that stay leased to the holder, with their new cursor
-   */
-  List<HeadClaim.Held> record(
-      Connection connection,
-      String instanceId,
-      Collection<? extends HeadOutcome> outcomes,
-      Duration continueFor)
-      throws SQLException {
-    List<Lease> delivering = new ArrayList<>();
-    List<HeadChange> changes = changes(connection, outcomes, continueFor != null, delivering);
-    if (changes.isEmpty()) {
-      return List.of();
-    }
-    if (postgres != null) {
-      List<HeadClaim.Held> kept = postgres.update(connection, changes, continueFor);
-      return continueFor == null ? List.of() : kept;
-    }
-    try (PreparedStatement statement = connection.prepareStatement(update)) {
-      for (HeadChange change : changes) {
-        bind(statement, change, continueFor);
-        statement.addBatch();
-      }
-      statement.executeBatch();
-    }
-    return continueFor == null ? List.of() : kept(connection, instanceId, delivering);
+  /** Every statement, for checks. */
+  List<String> statements() {
+    return List.of(copyToDeadLetters, deleteMessage, renew);
   }
 
   /**
@@ -199,7 +129,7 @@ final class HeadRecorder {
     List<Lease> lost = new ArrayList<>();
     try (PreparedStatement statement = connection.prepareStatement(renew)) {
       for (Lease lease : leases) {
-        database.bindDuration(statement, 1, leaseFor);
+        dialect.bindDuration(statement, 1, leaseFor);
         bindLease(statement, 2, lease);
         statement.setString(5, instanceId);
         // One by one: the count of each update says whether that lease still holds.
@@ -211,34 +141,13 @@ final class HeadRecorder {
     return lost;
   }
 
-  private void bind(PreparedStatement statement, HeadChange change, Duration continueFor)
-      throws SQLException {
-    int index = 1;
-    for (int twice = 0; twice < 2; twice++) {
-      statement.setBoolean(index++, change.keep());
-      statement.setLong(index++, change.deliveredSeq());
-    }
-    database.bindDuration(statement, index++, change.keep() ? continueFor : Duration.ZERO);
-    database.bindDuration(statement, index++, change.retryAfter());
-    boolean failed = change.attempts() != null;
-    statement.setBoolean(index++, failed);
-    statement.setInt(index++, failed ? change.attempts() : 0);
-    statement.setLong(index++, change.deliveredSeq());
-    statement.setBoolean(index++, failed);
-    statement.setString(index++, storable(change.error()));
-    statement.setLong(index++, change.deliveredSeq());
-    statement.setBoolean(index++, change.held());
-    statement.setLong(index++, change.deliveredSeq());
-    bindLease(statement, index, change.lease());
-  }
-
   private boolean copyToDeadLetters(Connection connection, HeadOutcome.DeadLettered d)
       throws SQLException {
     // One by one: MariaDB's bulk protocol refuses a batched INSERT ... SELECT.
     try (PreparedStatement copy = connection.prepareStatement(copyToDeadLetters)) {
       copy.setInt(1, d.attempts());
       copy.setString(2, storable(d.error()));
-      database.bindInstant(copy, 3, d.deadLetteredAt());
+      dialect.bindInstant(copy, 3, d.deadLetteredAt());
       copy.setString(4, d.lease().aggregateType());
       copy.setString(5, d.lease().aggregateId());
       copy.setLong(6, d.seq());
@@ -257,38 +166,12 @@ final class HeadRecorder {
     }
   }
 
-  /** The delivered heads that stay leased to the holder: those with messages behind the cursor. */
-  private List<HeadClaim.Held> kept(
-      Connection connection, String instanceId, List<Lease> delivering) throws SQLException {
-    if (delivering.isEmpty()) {
-      return List.of();
-    }
-    String sql =
-        kept
-            + String.join(
-                " OR ",
-                Collections.nCopies(
-                    delivering.size(),
-                    "(aggregate_type = ? AND aggregate_id = ? AND lease_token = ?)"))
-            + ")";
-    List<HeadClaim.Held> heads = new ArrayList<>();
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      statement.setString(1, instanceId);
-      int index = 2;
-      for (Lease lease : delivering) {
-        index = bindLease(statement, index, lease);
-      }
-      try (ResultSet result = statement.executeQuery()) {
-        while (result.next()) {
-          heads.add(HeadClaim.Held.read(result, 0));
-        }
-      }
-    }
-    return heads;
-  }
-
-  private static int bindLease(PreparedStatement statement, int index, Lease lease)
-      throws SQLException {
+  /**
+   * Binds a lease: type, id, token.
+   *
+   * @return the index of the next parameter
+   */
+  static int bindLease(PreparedStatement statement, int index, Lease lease) throws SQLException {
     statement.setString(index, lease.aggregateType());
     statement.setString(index + 1, lease.aggregateId());
     statement.setLong(index + 2, lease.token());

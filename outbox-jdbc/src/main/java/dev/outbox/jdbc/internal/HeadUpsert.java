@@ -37,16 +37,21 @@ final class HeadUpsert {
   static final String RETURNED =
       "aggregate_type, aggregate_id, write_seq, delivered_seq, lease_token, claimed_by";
 
-  private final Database database;
-  private final String table;
+  /** Reads the heads a result holds. */
+  @FunctionalInterface
+  interface Reader<T> {
+    T read(ResultSet rows) throws SQLException;
+  }
 
-  HeadUpsert(Database database, String table) {
-    this.database = database;
-    this.table = table;
+  private final Dialect dialect;
+
+  HeadUpsert(Dialect dialect) {
+    this.dialect = dialect;
   }
 
   /**
-   * Runs the upsert on the business transaction's connection.
+   * Runs the upsert on the business transaction's connection, and reads the heads back as the
+   * database allows ({@link Dialect#upsertAndRead}).
    *
    * @param parts the flush's aggregates, in sorted key order
    * @param claimer the processor of this JVM to lease idle heads to, or {@code null}
@@ -55,47 +60,16 @@ final class HeadUpsert {
    */
   Map<String, Written> upsert(
       Connection connection, List<Part> parts, String claimer, Duration lease) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(upsertSql(parts.size()))) {
+    try (PreparedStatement statement =
+        connection.prepareStatement(dialect.upsertHeads(parts.size()))) {
       bind(statement, 1, parts, claimer, lease);
-      if (database == Database.POSTGRESQL) {
-        try (ResultSet rows = statement.executeQuery()) {
-          return read(rows, parts, claimer);
-        }
-      }
-      executeUpdate(statement);
-    }
-    try (PreparedStatement select = connection.prepareStatement(selectSql(parts.size()))) {
-      int index = 1;
-      for (Part part : parts) {
-        select.setString(index++, part.aggregateType());
-        select.setString(index++, part.aggregateId());
-      }
-      try (ResultSet rows = select.executeQuery()) {
-        return read(rows, parts, claimer);
-      }
+      return dialect.upsertAndRead(
+          connection, statement, parts, rows -> read(rows, parts, claimer));
     }
   }
 
   /**
-   * Runs the upsert. H2's {@code MERGE} is not atomic: two transactions that create the same head
-   * at once both insert, and the later one fails on the primary key. The statement alone rolled
-   * back, so it runs again and then finds the head.
-   */
-  private void executeUpdate(PreparedStatement statement) throws SQLException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        statement.executeUpdate();
-        return;
-      } catch (SQLException e) {
-        if (database != Database.H2 || !"23505".equals(e.getSQLState()) || attempt == 3) {
-          throw e;
-        }
-      }
-    }
-  }
-
-  /**
-   * Binds the parameters of {@link #upsertSql}.
+   * Binds the parameters of {@link Dialect#upsertHeads}.
    *
    * @return the index of the next parameter
    */
@@ -105,7 +79,7 @@ final class HeadUpsert {
       statement.setString(index++, part.aggregateType());
       statement.setString(index++, part.aggregateId());
       statement.setLong(index++, part.events());
-      database.bindDuration(statement, index++, claimer == null ? Duration.ZERO : lease);
+      dialect.bindDuration(statement, index++, claimer == null ? Duration.ZERO : lease);
       statement.setString(index++, claimer);
       statement.setLong(index++, claimer == null ? 0 : 1);
     }
@@ -132,87 +106,6 @@ final class HeadUpsert {
       written.put(key, new Written(writeSeq - count + 1, rows.getLong("lease_token"), leased));
     }
     return written;
-  }
-
-  /** The upsert of {@code rows} heads; on PostgreSQL it returns {@link #RETURNED} of each. */
-  String upsertSql(int rows) {
-    String idle = "h.write_seq = h.delivered_seq AND NOT h.held";
-    return switch (database) {
-      case POSTGRESQL ->
-          "INSERT INTO "
-              + table
-              + " AS h (aggregate_type, aggregate_id, write_seq, available_at, claimed_by,"
-              + " lease_token) VALUES "
-              + values(rows, "(?, ?, ?, " + database.nowPlus() + ", ?, ?)")
-              + " ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE SET"
-              + " claimed_by = CASE WHEN "
-              + idle
-              + " THEN EXCLUDED.claimed_by ELSE h.claimed_by END,"
-              + " lease_token = CASE WHEN "
-              + idle
-              + " AND EXCLUDED.claimed_by IS NOT NULL THEN h.lease_token + 1"
-              + " ELSE h.lease_token END,"
-              + " available_at = CASE WHEN "
-              + idle
-              + " THEN EXCLUDED.available_at ELSE h.available_at END,"
-              + " write_seq = h.write_seq + EXCLUDED.write_seq"
-              + " RETURNING "
-              + RETURNED;
-      // MariaDB assigns left to right, each assignment seeing the ones before it: write_seq,
-      // which the others test, is assigned last.
-      case MARIADB ->
-          "INSERT INTO "
-              + table
-              + " (aggregate_type, aggregate_id, write_seq, available_at, claimed_by, lease_token)"
-              + " VALUES "
-              + values(rows, "(?, ?, ?, " + database.nowPlus() + ", ?, ?)")
-              + " ON DUPLICATE KEY UPDATE"
-              + " claimed_by = IF(write_seq = delivered_seq AND NOT held, VALUES(claimed_by),"
-              + " claimed_by),"
-              + " lease_token = IF(write_seq = delivered_seq AND NOT held"
-              + " AND VALUES(claimed_by) IS NOT NULL, lease_token + 1, lease_token),"
-              + " available_at = IF(write_seq = delivered_seq AND NOT held,"
-              + " VALUES(available_at), available_at),"
-              + " write_seq = write_seq + VALUES(write_seq)";
-      case H2 ->
-          "MERGE INTO "
-              + table
-              + " h USING (VALUES "
-              + values(
-                  rows,
-                  "(CAST(? AS VARCHAR(255)), CAST(? AS VARCHAR(255)), CAST(? AS BIGINT),"
-                      + " DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP),"
-                      + " CAST(? AS VARCHAR(100)), CAST(? AS BIGINT))")
-              + ") AS v(t, i, n, a, c, k) ON h.aggregate_type = v.t AND h.aggregate_id = v.i"
-              + " WHEN MATCHED THEN UPDATE SET"
-              + " claimed_by = CASE WHEN "
-              + idle
-              + " THEN v.c ELSE h.claimed_by END,"
-              + " lease_token = CASE WHEN "
-              + idle
-              + " AND v.c IS NOT NULL THEN h.lease_token + 1 ELSE h.lease_token END,"
-              + " available_at = CASE WHEN "
-              + idle
-              + " THEN v.a ELSE h.available_at END,"
-              + " write_seq = h.write_seq + v.n"
-              + " WHEN NOT MATCHED THEN INSERT (aggregate_type, aggregate_id, write_seq,"
-              + " available_at, claimed_by, lease_token) VALUES (v.t, v.i, v.n, v.a, v.c, v.k)";
-    };
-  }
-
-  private String selectSql(int rows) {
-    return "SELECT "
-        + RETURNED
-        + " FROM "
-        + table
-        + " WHERE "
-        + String.join(
-            " OR ",
-            java.util.Collections.nCopies(rows, "(aggregate_type = ? AND aggregate_id = ?)"));
-  }
-
-  private static String values(int rows, String row) {
-    return row + (", " + row).repeat(rows - 1);
   }
 
   static String key(String aggregateType, String aggregateId) {

@@ -30,11 +30,11 @@ final class Jdbc {
   }
 
   private final DataSource connections;
-  private final Database database;
+  private final Dialect dialect;
 
-  Jdbc(DataSource connections, Database database) {
+  Jdbc(DataSource connections, Dialect dialect) {
     this.connections = connections;
-    this.database = database;
+    this.dialect = dialect;
   }
 
   <T> T inTransaction(String what, Work<T> work) {
@@ -85,12 +85,7 @@ final class Jdbc {
     Connection connection = connections.getConnection();
     try {
       boolean autoCommit = connection.getAutoCommit();
-      // Asked only on MariaDB: PostgreSQL's driver answers getTransactionIsolation() with a round
-      // trip to the server, which every claim and record would pay for nothing.
-      int isolation =
-          database == Database.MARIADB
-              ? connection.getTransactionIsolation()
-              : Connection.TRANSACTION_READ_COMMITTED;
+      int isolation = dialect.isolation(connection);
       boolean readCommitted = isolation != Connection.TRANSACTION_READ_COMMITTED;
       if (readCommitted) {
         connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);

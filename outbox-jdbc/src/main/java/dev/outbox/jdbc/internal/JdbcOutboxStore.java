@@ -12,11 +12,8 @@ import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.LocalCommitHandOver;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -32,8 +29,7 @@ import javax.sql.DataSource;
 public final class JdbcOutboxStore implements OutboxStore {
 
   private final Jdbc jdbc;
-  private final Database database;
-  private final HeadClaim claims;
+  private final HeadCycle heads;
   private final HeadRecorder recorder;
   private final DeadLetterRepository deadLetters;
   private final StatsQuery stats;
@@ -45,40 +41,34 @@ public final class JdbcOutboxStore implements OutboxStore {
    * Creates the store.
    *
    * @param connections where the store's own connections come from
-   * @param database the database behind it
-   * @param options the table names
+   * @param dialect the database behind it, and the table names
+   * @param options the vacuum threshold
    */
-  public JdbcOutboxStore(DataSource connections, Database database, OutboxOptions options) {
-    this(connections, database, options, null);
+  public JdbcOutboxStore(DataSource connections, Dialect dialect, OutboxOptions options) {
+    this(connections, dialect, options, null);
   }
 
   /**
    * Creates the store whose writers in this JVM hand committed messages over.
    *
    * @param connections where the store's own connections come from
-   * @param database the database behind it
-   * @param options the table names
+   * @param dialect the database behind it, and the table names
+   * @param options the vacuum threshold
    * @param handOver the writers' hand-over; {@code null} for none
    */
   public JdbcOutboxStore(
       DataSource connections,
-      Database database,
+      Dialect dialect,
       OutboxOptions options,
       LocalCommitHandOver handOver) {
     this.handOver = Optional.ofNullable(handOver);
-    this.jdbc = new Jdbc(connections, database);
-    this.database = database;
-    this.claims = new HeadClaim(database, options);
-    this.recorder = new HeadRecorder(database, options);
-    this.deadLetters = new DeadLetterRepository(database, options);
-    this.stats = new StatsQuery(database, options);
-    this.vacuum = new TableVacuum(connections, database, options);
-    this.cleanup = new MessageCleanup(database, options);
-  }
-
-  /** The PostgreSQL claim statement, for query plans: instance, lease seconds, limit. */
-  String claimSql() {
-    return claims.claimSql();
+    this.jdbc = new Jdbc(connections, dialect);
+    this.recorder = new HeadRecorder(dialect);
+    this.heads = dialect.headCycle(recorder);
+    this.deadLetters = new DeadLetterRepository(dialect);
+    this.stats = new StatsQuery(dialect);
+    this.vacuum = dialect.vacuum(connections, options.vacuumThreshold());
+    this.cleanup = new MessageCleanup(dialect);
   }
 
   /** The cleanup statement, for query plans: created before, limit. */
@@ -89,61 +79,12 @@ public final class JdbcOutboxStore implements OutboxStore {
   @Override
   public List<LeasedHead> recordAndClaim(
       Collection<? extends HeadOutcome> outcomes, ClaimRequest request) {
-    List<LeasedHead> leased =
-        database == Database.POSTGRESQL && HeadRecorder.withoutDeadLetters(outcomes)
-            ? jdbc.inOneStatement(
-                "record a batch and read on",
-                connection -> inOneStatement(connection, outcomes, request))
-            : jdbc.inTransaction(
-                "record a batch and read on",
-                connection -> {
-                  List<HeadClaim.Held> held =
-                      outcomes.isEmpty()
-                          ? List.of()
-                          : recorder.record(
-                              connection, request.instanceId(), outcomes, request.lease());
-                  int free = request.newHeads() ? Math.max(0, request.limit() - held.size()) : 0;
-                  if (held.isEmpty() && free == 0) {
-                    return List.of();
-                  }
-                  return claims.claimAndRead(
-                      connection,
-                      request.instanceId(),
-                      free,
-                      request.lease(),
-                      held,
-                      request.limit());
-                });
+    List<LeasedHead> leased = heads.recordAndClaim(jdbc, outcomes, request);
     int changed = outcomes.size() + leased.size();
     if (!vacuum.changed(changed) && leased.isEmpty()) {
       vacuum.idle();
     }
     return leased;
-  }
-
-  /**
-   * PostgreSQL, no dead letter among the outcomes: the record, the claim and the read are one
-   * statement, in auto-commit, one round trip in all.
-   */
-  private List<LeasedHead> inOneStatement(
-      Connection connection, Collection<? extends HeadOutcome> outcomes, ClaimRequest request)
-      throws SQLException {
-    int heads = request.newHeads() ? request.limit() : 0;
-    if (outcomes.isEmpty()) {
-      return heads == 0
-          ? List.of()
-          : claims.claimAndRead(
-              connection, request.instanceId(), heads, request.lease(), List.of(), request.limit());
-    }
-    List<HeadChange> changes = recorder.changes(connection, outcomes, true, new ArrayList<>());
-    return claims.recordClaimAndRead(
-        connection,
-        changes,
-        request.lease(),
-        request.instanceId(),
-        heads,
-        request.lease(),
-        request.limit());
   }
 
   @Override
@@ -152,7 +93,7 @@ public final class JdbcOutboxStore implements OutboxStore {
       return;
     }
     jdbc.inTransaction(
-        "record a batch", connection -> recorder.record(connection, "", outcomes, null));
+        "record a batch", connection -> heads.record(connection, "", outcomes, null));
     vacuum.changed(outcomes.size());
   }
 

@@ -13,10 +13,10 @@ final class MessageRows {
       "id, seq, aggregate_type, aggregate_id, event_type, content_type, payload, headers,"
           + " occurred_at, created_at";
 
-  private final Database database;
+  private final Dialect dialect;
 
-  MessageRows(Database database) {
-    this.database = database;
+  MessageRows(Dialect dialect) {
+    this.dialect = dialect;
   }
 
   /**
@@ -26,7 +26,7 @@ final class MessageRows {
    */
   OutboxMessage read(ResultSet rows, int attempts) throws SQLException {
     return new OutboxMessage(
-        database.readId(rows, "id"),
+        dialect.readId(rows, "id"),
         rows.getLong("seq"),
         rows.getString("aggregate_type"),
         rows.getString("aggregate_id"),
@@ -34,8 +34,8 @@ final class MessageRows {
         rows.getString("content_type"),
         rows.getString("payload"),
         headers(rows.getString("headers")),
-        database.readInstant(rows, "occurred_at"),
-        database.readInstant(rows, "created_at"),
+        dialect.readInstant(rows, "occurred_at"),
+        dialect.readInstant(rows, "created_at"),
         attempts);
   }
 

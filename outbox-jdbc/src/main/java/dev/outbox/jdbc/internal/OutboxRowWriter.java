@@ -21,12 +21,12 @@ final class OutboxRowWriter {
       "id, aggregate_type, aggregate_id, seq, event_type, content_type, payload, headers,"
           + " occurred_at, created_at";
 
-  private final Database database;
+  private final Dialect dialect;
   private final String insertPrefix;
 
-  OutboxRowWriter(Database database, String table) {
-    this.database = database;
-    this.insertPrefix = "INSERT INTO " + table + " (" + COLUMNS + ") VALUES ";
+  OutboxRowWriter(Dialect dialect) {
+    this.dialect = dialect;
+    this.insertPrefix = dialect.sql("INSERT INTO {outbox} (" + COLUMNS + ") VALUES") + " ";
   }
 
   void write(Connection connection, List<OutboxRow> rows) throws SQLException {
@@ -46,7 +46,7 @@ final class OutboxRowWriter {
    */
   int bind(PreparedStatement statement, int index, List<OutboxRow> chunk) throws SQLException {
     for (OutboxRow row : chunk) {
-      database.bindId(statement, index++, row.id());
+      dialect.bindId(statement, index++, row.id());
       statement.setString(index++, row.aggregateType());
       statement.setString(index++, row.aggregateId());
       statement.setLong(index++, row.seq());
@@ -54,8 +54,8 @@ final class OutboxRowWriter {
       statement.setString(index++, row.contentType());
       statement.setString(index++, row.payload());
       statement.setString(index++, row.headersJson());
-      database.bindInstant(statement, index++, row.occurredAt());
-      database.bindInstant(statement, index++, row.createdAt());
+      dialect.bindInstant(statement, index++, row.occurredAt());
+      dialect.bindInstant(statement, index++, row.createdAt());
     }
     return index;
   }

@@ -1,6 +1,5 @@
 package dev.outbox.jdbc.internal;
 
-import dev.outbox.OutboxOptions;
 import dev.outbox.spi.ClaimRequest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,86 +10,56 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * PostgreSQL: the record of a whole batch of heads as one {@code UPDATE ... FROM unnest(...)}
- * statement whose {@code RETURNING} names the heads that stay leased, and the read of the heads'
- * next messages as one join on {@code unnest(...)}: one round trip each, whatever the batch size,
- * and one prepared statement for every size.
+ * The statements of {@link PostgresHeadCycle}, with their parameters bound: the record of a whole
+ * batch of heads as one {@code UPDATE ... FROM unnest(...)} statement whose {@code RETURNING} names
+ * the heads that stay leased, the claim, and the read of the heads' next messages as one join on
+ * {@code unnest(...)}: one round trip each, whatever the batch size, and one prepared statement for
+ * every size.
  */
 final class PostgresHeadStatements {
 
-  private final String update;
-  private final String read;
-  private final String claimAndRead;
-  private final String recordClaimAndRead;
-
-  PostgresHeadStatements(OutboxOptions options) {
-    String keep = "o.keep AND h.write_seq > GREATEST(h.delivered_seq, o.d)";
-    String moved = "o.d > h.delivered_seq";
-    this.update =
-        "UPDATE "
-            + options.headTable()
-            + " h SET claimed_by = CASE WHEN "
-            + keep
-            + " THEN h.claimed_by ELSE NULL END,"
-            // A kept lease with its kept part left stays as it is: the row's indexed due_at does
-            // not change, so PostgreSQL updates it on its page (HOT) without touching an index.
-            + " available_at = CASE WHEN "
-            + keep
-            + " AND h.available_at >= statement_timestamp() + make_interval(secs => ?::float8)"
-            + " THEN h.available_at ELSE statement_timestamp() + make_interval(secs => CASE WHEN "
-            + keep
-            + " THEN ?::float8 ELSE o.after END) END,"
-            + " attempts = CASE WHEN o.failed THEN o.attempts WHEN "
-            + moved
-            + " THEN 0 ELSE h.attempts END,"
-            + " last_error = CASE WHEN o.failed THEN o.error WHEN "
-            + moved
-            + " THEN NULL ELSE h.last_error END,"
-            + " held = o.held, delivered_seq = GREATEST(h.delivered_seq, o.d)"
-            + " FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::bigint[], ?::boolean[],"
-            + " ?::float8[], ?::boolean[], ?::int4[], ?::text[], ?::boolean[])"
-            + " AS o(t, i, token, d, keep, after, failed, attempts, error, held)"
-            + " WHERE h.aggregate_type = o.t AND h.aggregate_id = o.i AND h.lease_token = o.token"
-            + " RETURNING h.aggregate_type, h.aggregate_id, h.lease_token, h.delivered_seq,"
-            + " h.attempts, h.claimed_by";
-    this.read =
-        "SELECT "
-            + prefixed(MessageRows.COLUMNS)
-            + " FROM unnest(?::varchar[], ?::varchar[], ?::bigint[]) AS r(t, i, d) JOIN LATERAL"
-            + " (SELECT * FROM "
-            + options.outboxTable()
-            + " x WHERE x.aggregate_type = r.t AND x.aggregate_id = r.i AND x.seq > r.d"
-            + " ORDER BY x.seq LIMIT ?) m ON true ORDER BY m.seq";
-    this.claimAndRead = claimAndReadSql(options);
-    this.recordClaimAndRead = recordClaimAndReadSql(options, update);
-  }
-
-  /** The claim and the read of every held head's next messages, one statement. */
-  String claimAndReadSql() {
-    return claimAndRead;
-  }
+  /** The message columns of {@link MessageRows#COLUMNS}, of the joined message {@code m}. */
+  private static final String MESSAGE_COLUMNS = "m." + MessageRows.COLUMNS.replace(", ", ", m.");
 
   /**
-   * The due heads are locked once by row address ({@code ARRAY(SELECT ctid ... SKIP LOCKED)}): a
-   * join on the key would be planned as a hash join over the whole head table. The heads already
-   * held join the claimed ones, and each reads its share of the limit behind its cursor.
+   * The record: {@code o.keep AND h.write_seq > GREATEST(h.delivered_seq, o.d)} keeps a lease, and
+   * {@code o.d > h.delivered_seq} moved the cursor. A kept lease with its kept part left stays as
+   * it is: the row's indexed due_at does not change, so PostgreSQL updates it on its page (HOT)
+   * without touching an index.
    */
-  private static String claimAndReadSql(OutboxOptions options) {
-    String heads = options.headTable();
-    return "WITH c AS (UPDATE "
-        + heads
-        + " SET lease_token = lease_token + 1, claimed_by = ?,"
-        + " available_at = statement_timestamp() + make_interval(secs => ?::float8)"
-        + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM "
-        + heads
-        + " WHERE due_at <= statement_timestamp() ORDER BY due_at LIMIT ?"
-        + " FOR NO KEY UPDATE SKIP LOCKED))"
-        + " RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts),"
-        + " r AS (SELECT * FROM c UNION ALL SELECT * FROM unnest(?::varchar[], ?::varchar[],"
-        + " ?::bigint[], ?::bigint[], ?::int4[])"
-        + " AS k(aggregate_type, aggregate_id, lease_token, delivered_seq, attempts)),"
-        + readTail(options);
-  }
+  private static final String RECORD =
+      """
+      UPDATE {heads} h SET
+        claimed_by = CASE WHEN o.keep AND h.write_seq > GREATEST(h.delivered_seq, o.d)
+          THEN h.claimed_by ELSE NULL END,
+        available_at = CASE WHEN o.keep AND h.write_seq > GREATEST(h.delivered_seq, o.d)
+            AND h.available_at >= statement_timestamp() + make_interval(secs => ?::float8)
+          THEN h.available_at
+          ELSE statement_timestamp() + make_interval(secs =>
+            CASE WHEN o.keep AND h.write_seq > GREATEST(h.delivered_seq, o.d)
+              THEN ?::float8 ELSE o.after END) END,
+        attempts = CASE WHEN o.failed THEN o.attempts WHEN o.d > h.delivered_seq THEN 0
+          ELSE h.attempts END,
+        last_error = CASE WHEN o.failed THEN o.error WHEN o.d > h.delivered_seq THEN NULL
+          ELSE h.last_error END,
+        held = o.held, delivered_seq = GREATEST(h.delivered_seq, o.d)
+      FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::bigint[], ?::boolean[],
+          ?::float8[], ?::boolean[], ?::int4[], ?::text[], ?::boolean[])
+        AS o(t, i, token, d, keep, after, failed, attempts, error, held)
+      WHERE h.aggregate_type = o.t AND h.aggregate_id = o.i AND h.lease_token = o.token
+      RETURNING h.aggregate_type, h.aggregate_id, h.lease_token, h.delivered_seq, h.attempts,
+        h.claimed_by
+      """;
+
+  private static final String READ =
+      """
+      SELECT %s
+      FROM unnest(?::varchar[], ?::varchar[], ?::bigint[]) AS r(t, i, d)
+      JOIN LATERAL (SELECT * FROM {outbox} x
+        WHERE x.aggregate_type = r.t AND x.aggregate_id = r.i AND x.seq > r.d
+        ORDER BY x.seq LIMIT ?) m ON true
+      ORDER BY m.seq
+      """;
 
   /**
    * The end of the statements that read held heads' next messages: given the heads as {@code r},
@@ -99,42 +68,88 @@ final class PostgresHeadStatements {
    * committed while this statement waited for the head's lock) comes back as one row without a
    * message, to be read again by a statement that sees them.
    */
-  private static String readTail(OutboxOptions options) {
-    return " n AS (SELECT GREATEST(1, ?::int / NULLIF(count(*), 0)) AS each FROM r)"
-        + " SELECT r.aggregate_type AS head_type, r.aggregate_id AS head_id,"
-        + " r.lease_token AS head_token, r.delivered_seq AS head_cursor,"
-        + " r.attempts AS head_attempts, "
-        + prefixed(MessageRows.COLUMNS)
-        + " FROM r CROSS JOIN n LEFT JOIN LATERAL (SELECT * FROM "
-        + options.outboxTable()
-        + " x WHERE x.aggregate_type = r.aggregate_type AND x.aggregate_id = r.aggregate_id"
-        + " AND x.seq > r.delivered_seq ORDER BY x.seq LIMIT n.each) m ON true ORDER BY m.seq";
-  }
+  private static final String READ_TAIL =
+      """
+      n AS (SELECT GREATEST(1, ?::int / NULLIF(count(*), 0)) AS each FROM r)
+      SELECT r.aggregate_type AS head_type, r.aggregate_id AS head_id,
+        r.lease_token AS head_token, r.delivered_seq AS head_cursor,
+        r.attempts AS head_attempts, %s
+      FROM r CROSS JOIN n
+      LEFT JOIN LATERAL (SELECT * FROM {outbox} x
+        WHERE x.aggregate_type = r.aggregate_type AND x.aggregate_id = r.aggregate_id
+          AND x.seq > r.delivered_seq
+        ORDER BY x.seq LIMIT n.each) m ON true
+      ORDER BY m.seq
+      """;
+
+  /**
+   * The claim and the read of every held head's next messages. The due heads are locked once by row
+   * address ({@code ARRAY(SELECT ctid ... SKIP LOCKED)}): a join on the key would be planned as a
+   * hash join over the whole head table. The heads already held join the claimed ones, and each
+   * reads its share of the limit behind its cursor.
+   */
+  private static final String CLAIM_AND_READ =
+      """
+      WITH c AS (UPDATE {heads}
+        SET lease_token = lease_token + 1, claimed_by = ?,
+          available_at = statement_timestamp() + make_interval(secs => ?::float8)
+        WHERE ctid = ANY(ARRAY(SELECT ctid FROM {heads}
+          WHERE due_at <= statement_timestamp() ORDER BY due_at LIMIT ?
+          FOR NO KEY UPDATE SKIP LOCKED))
+        RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts),
+      r AS (SELECT * FROM c
+        UNION ALL SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::bigint[],
+          ?::int4[]) AS k(aggregate_type, aggregate_id, lease_token, delivered_seq, attempts)),
+      %s
+      """;
 
   /**
    * Records the heads' outcomes ({@code u}), claims new heads for what the kept ones leave of the
    * limit ({@code c}; never one recorded here, whose lease this statement just changed), and reads
-   * the next messages of both, in one statement.
+   * the next messages of both.
    */
-  private static String recordClaimAndReadSql(OutboxOptions options, String record) {
-    String heads = options.headTable();
-    return "WITH u AS ("
-        + record
-        + "), c AS (UPDATE "
-        + heads
-        + " SET lease_token = lease_token + 1, claimed_by = ?,"
-        + " available_at = statement_timestamp() + make_interval(secs => ?::float8)"
-        + " WHERE ctid = ANY(ARRAY(SELECT d.ctid FROM "
-        + heads
-        + " d WHERE d.due_at <= statement_timestamp() AND NOT EXISTS (SELECT 1 FROM u"
-        + " WHERE u.aggregate_type = d.aggregate_type AND u.aggregate_id = d.aggregate_id)"
-        + " ORDER BY d.due_at"
-        + " LIMIT GREATEST(0, ?::int - (SELECT count(*) FROM u WHERE u.claimed_by IS NOT NULL))"
-        + " FOR NO KEY UPDATE SKIP LOCKED))"
-        + " RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts),"
-        + " r AS (SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts"
-        + " FROM u WHERE claimed_by IS NOT NULL UNION ALL SELECT * FROM c),"
-        + readTail(options);
+  private static final String RECORD_CLAIM_AND_READ =
+      """
+      WITH u AS (%s),
+      c AS (UPDATE {heads}
+        SET lease_token = lease_token + 1, claimed_by = ?,
+          available_at = statement_timestamp() + make_interval(secs => ?::float8)
+        WHERE ctid = ANY(ARRAY(SELECT d.ctid FROM {heads} d
+          WHERE d.due_at <= statement_timestamp() AND NOT EXISTS (SELECT 1 FROM u
+            WHERE u.aggregate_type = d.aggregate_type AND u.aggregate_id = d.aggregate_id)
+          ORDER BY d.due_at
+          LIMIT GREATEST(0, ?::int - (SELECT count(*) FROM u WHERE u.claimed_by IS NOT NULL))
+          FOR NO KEY UPDATE SKIP LOCKED))
+        RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts),
+      r AS (SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts
+        FROM u WHERE claimed_by IS NOT NULL UNION ALL SELECT * FROM c),
+      %s
+      """;
+
+  private final String update;
+  private final String read;
+  private final String claimAndRead;
+  private final String recordClaimAndRead;
+
+  PostgresHeadStatements(PostgresDialect dialect) {
+    String readTail = READ_TAIL.formatted(MESSAGE_COLUMNS);
+    this.update = dialect.sql(RECORD);
+    this.read = dialect.sql(READ.formatted(MESSAGE_COLUMNS));
+    this.claimAndRead = dialect.sql(CLAIM_AND_READ.formatted(readTail));
+    this.recordClaimAndRead = dialect.sql(RECORD_CLAIM_AND_READ.formatted(RECORD, readTail));
+  }
+
+  /**
+   * The claim-and-read statement, for query plans: instance, lease seconds, heads, the five arrays
+   * of the heads already held, limit.
+   */
+  String claimAndReadSql() {
+    return claimAndRead;
+  }
+
+  /** Every statement, for checks. */
+  List<String> statements() {
+    return List.of(update, read, claimAndRead, recordClaimAndRead);
   }
 
   /**
@@ -176,7 +191,7 @@ final class PostgresHeadStatements {
       String instanceId,
       int heads,
       Duration lease,
-      List<HeadClaim.Held> held,
+      List<HeadCycle.Held> held,
       int limit)
       throws SQLException {
     int n = held.size();
@@ -186,7 +201,7 @@ final class PostgresHeadStatements {
     Long[] cursors = new Long[n];
     Integer[] attempts = new Integer[n];
     for (int k = 0; k < n; k++) {
-      HeadClaim.Held head = held.get(k);
+      HeadCycle.Held head = held.get(k);
       types[k] = head.lease().aggregateType();
       ids[k] = head.lease().aggregateId();
       tokens[k] = head.lease().token();
@@ -263,25 +278,21 @@ final class PostgresHeadStatements {
     return 13;
   }
 
-  private static String prefixed(String columns) {
-    return "m." + columns.replace(", ", ", m.");
-  }
-
   /**
    * Applies the changes, in the order given (sorted by key: the order writers lock heads in).
    *
    * @param continueFor how long a kept head's lease lasts from now
    * @return the heads that stay leased to their holder
    */
-  List<HeadClaim.Held> update(Connection connection, List<HeadChange> changes, Duration continueFor)
+  List<HeadCycle.Held> update(Connection connection, List<HeadChange> changes, Duration continueFor)
       throws SQLException {
-    List<HeadClaim.Held> kept = new ArrayList<>();
+    List<HeadCycle.Held> kept = new ArrayList<>();
     try (PreparedStatement statement = connection.prepareStatement(update)) {
       bindRecord(connection, statement, changes, continueFor);
       try (ResultSet result = statement.executeQuery()) {
         while (result.next()) {
           if (result.getString("claimed_by") != null) {
-            kept.add(HeadClaim.Held.read(result, 0));
+            kept.add(HeadCycle.Held.read(result, 0));
           }
         }
       }
@@ -294,14 +305,14 @@ final class PostgresHeadStatements {
    *
    * @return the statement's result, read by the caller
    */
-  PreparedStatement read(Connection connection, List<HeadClaim.Held> heads, int each)
+  PreparedStatement read(Connection connection, List<HeadCycle.Held> heads, int each)
       throws SQLException {
     int n = heads.size();
     String[] types = new String[n];
     String[] ids = new String[n];
     Long[] delivered = new Long[n];
     for (int k = 0; k < n; k++) {
-      HeadClaim.Held head = heads.get(k);
+      HeadCycle.Held head = heads.get(k);
       types[k] = head.lease().aggregateType();
       ids[k] = head.lease().aggregateId();
       delivered[k] = head.deliveredSeq();

@@ -30,14 +30,27 @@ public final class SchemaManager {
       "id, aggregate_type, aggregate_id, seq, event_type, content_type, payload, headers,"
           + " occurred_at, created_at, attempts, last_error, dead_lettered_at";
 
-  private final Database database;
+  private final Dialect dialect;
   private final OutboxOptions options;
 
-  public SchemaManager(Database database, OutboxOptions options) {
-    this.database = database;
+  /**
+   * The schema of the tables the options name, on the database of a dialect.
+   *
+   * @param dialect the database
+   * @param options the table names, and whether to create the tables
+   */
+  public SchemaManager(Dialect dialect, OutboxOptions options) {
+    this.dialect = dialect;
     this.options = options;
   }
 
+  /**
+   * Creates the tables when the options ask for it, and checks that they exist with the expected
+   * columns.
+   *
+   * @param connection a connection to the database
+   * @throws OutboxException naming the missing table or columns and the migration to run
+   */
   public void prepare(Connection connection) throws SQLException {
     boolean autoCommit = connection.getAutoCommit();
     connection.setAutoCommit(true);
@@ -94,7 +107,7 @@ public final class SchemaManager {
               + "' does not exist ("
               + missing.getMessage().strip()
               + "). Create it with the migration shipped in outbox-hibernate, classpath:"
-              + database.migrationResource()
+              + dialect.migrationResource()
               + " (run it with Flyway, Liquibase or your SQL client), or set"
               + " OutboxOptions.builder().createSchema(true) to create it at start in development.",
           missing);
@@ -108,14 +121,14 @@ public final class SchemaManager {
               + "' lacks columns the outbox needs ("
               + wrong.getMessage().strip()
               + "). Compare it with classpath:"
-              + database.migrationResource()
+              + dialect.migrationResource()
               + " and migrate it.",
           wrong);
     }
   }
 
   private String readMigration() {
-    String resource = database.migrationResource();
+    String resource = dialect.migrationResource();
     try (InputStream in = SchemaManager.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new OutboxException("Missing resource " + resource + " in outbox-hibernate");

@@ -1,6 +1,5 @@
 package dev.outbox.jdbc.internal;
 
-import dev.outbox.OutboxOptions;
 import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
@@ -10,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,47 +19,57 @@ import java.util.Map;
  */
 final class StatsQuery {
 
-  private final Database database;
+  private final Dialect dialect;
   private final String pending;
   private final String oldest;
   private final String deadLetters;
   private final String aggregates;
   private final String leases;
 
-  StatsQuery(Database database, OutboxOptions options) {
-    this.database = database;
-    String heads = options.headTable();
+  StatsQuery(Dialect dialect) {
+    this.dialect = dialect;
     this.pending =
-        "SELECT COALESCE(SUM(write_seq - delivered_seq), 0) FROM "
-            + heads
-            + " WHERE write_seq > delivered_seq";
+        dialect.sql(
+            """
+            SELECT COALESCE(SUM(write_seq - delivered_seq), 0) FROM {heads}
+            WHERE write_seq > delivered_seq
+            """);
     this.oldest =
-        "SELECT MIN(m.created_at) AS created_at FROM "
-            + heads
-            + " h JOIN "
-            + options.outboxTable()
-            + " m ON m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id"
-            + " AND m.seq = h.delivered_seq + 1 WHERE h.write_seq > h.delivered_seq";
-    this.deadLetters = "SELECT COUNT(*) FROM " + options.deadLetterTable();
+        dialect.sql(
+            """
+            SELECT MIN(m.created_at) AS created_at FROM {heads} h JOIN {outbox} m
+              ON m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id
+              AND m.seq = h.delivered_seq + 1
+            WHERE h.write_seq > h.delivered_seq
+            """);
+    this.deadLetters = dialect.sql("SELECT COUNT(*) FROM {dead_letters}");
     this.aggregates =
-        "SELECT COALESCE(SUM(CASE WHEN held OR attempts = 0 THEN 0 ELSE 1 END), 0),"
-            + " COALESCE(SUM(CASE WHEN held THEN 1 ELSE 0 END), 0),"
-            + " COALESCE(SUM(CASE WHEN NOT held AND last_error LIKE ? THEN 1 ELSE 0 END), 0)"
-            + " FROM "
-            + heads
-            + " WHERE held OR ((attempts > 0 OR last_error LIKE ?) AND claimed_by IS NULL"
-            + " AND write_seq > delivered_seq)";
+        dialect.sql(
+            """
+            SELECT COALESCE(SUM(CASE WHEN held OR attempts = 0 THEN 0 ELSE 1 END), 0),
+              COALESCE(SUM(CASE WHEN held THEN 1 ELSE 0 END), 0),
+              COALESCE(SUM(CASE WHEN NOT held AND last_error LIKE ? THEN 1 ELSE 0 END), 0)
+            FROM {heads}
+            WHERE held OR ((attempts > 0 OR last_error LIKE ?) AND claimed_by IS NULL
+              AND write_seq > delivered_seq)
+            """);
     this.leases =
-        "SELECT claimed_by, COUNT(*) FROM "
-            + heads
-            + " WHERE claimed_by IS NOT NULL AND available_at > "
-            + database.now()
-            + " GROUP BY claimed_by";
+        dialect.sql(
+            """
+            SELECT claimed_by, COUNT(*) FROM {heads}
+            WHERE claimed_by IS NOT NULL AND available_at > {now}
+            GROUP BY claimed_by
+            """);
+  }
+
+  /** Every statement, for checks. */
+  List<String> statements() {
+    return List.of(pending, oldest, deadLetters, aggregates, leases);
   }
 
   /** The aggregates retrying, held and leased, for {@link OutboxStore#aggregateCounts()}. */
   AggregateCounts aggregates(Connection connection) throws SQLException {
-    database.prepareShortQueries(connection);
+    dialect.prepareShortQueries(connection);
     long retrying;
     long held;
     long waitingForBroker;
@@ -85,14 +95,14 @@ final class StatsQuery {
   }
 
   OutboxStats read(Connection connection) throws SQLException {
-    database.prepareShortQueries(connection);
+    dialect.prepareShortQueries(connection);
     long pendingCount = count(connection, pending);
     Instant oldestCreatedAt = null;
     if (pendingCount > 0) {
       try (PreparedStatement statement = connection.prepareStatement(oldest);
           ResultSet rows = statement.executeQuery()) {
         if (rows.next()) {
-          oldestCreatedAt = database.readInstant(rows, "created_at");
+          oldestCreatedAt = dialect.readInstant(rows, "created_at");
         }
       }
     }

@@ -38,13 +38,21 @@ final class TableVacuum {
   private volatile boolean givenUp;
 
   /**
-   * A vacuum for the store's table; it never runs when the database is not PostgreSQL or the
-   * threshold is 0.
+   * A vacuum of PostgreSQL tables; it never runs when the threshold is 0.
+   *
+   * @param connections where its connections come from
+   * @param table the tables, as {@code VACUUM} lists them
+   * @param threshold how many changed rows start a vacuum
    */
-  TableVacuum(DataSource connections, Database database, OutboxOptions options) {
+  TableVacuum(DataSource connections, String table, long threshold) {
     this.connections = connections;
-    this.table = options.headTable() + ", " + options.outboxTable();
-    this.threshold = database == Database.POSTGRESQL ? options.vacuumThreshold() : 0;
+    this.table = table;
+    this.threshold = threshold;
+  }
+
+  /** A vacuum that never runs: for the databases that need none. */
+  static TableVacuum never() {
+    return new TableVacuum(null, "", 0);
   }
 
   /**

@@ -3,6 +3,6 @@
  *
  * <p>{@link dev.outbox.jdbc.internal.JdbcOutboxStore} is the store; {@link
  * dev.outbox.jdbc.internal.PendingRows} and {@link dev.outbox.jdbc.internal.FlushWriter} the
- * writer; {@link dev.outbox.jdbc.internal.Database} what differs per database.
+ * writer; {@link dev.outbox.jdbc.internal.Dialect} what differs per database.
  */
 package dev.outbox.jdbc.internal;

@@ -33,6 +33,7 @@ class PostgresQueryPlanIT {
 
   private final DataSource dataSource = TestDatabase.POSTGRESQL.dataSource();
   private JdbcOutboxStore store;
+  private String claimSql;
 
   @BeforeAll
   void fillLargeTable() throws SQLException {
@@ -42,7 +43,7 @@ class PostgresQueryPlanIT {
         OutboxOptions.builder().outboxTable(TABLE).deadLetterTable(DEAD).build();
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
-      for (String ddl : new SchemaManager(Database.POSTGRESQL, options).ddl()) {
+      for (String ddl : new SchemaManager(new PostgresDialect(options), options).ddl()) {
         statement.execute(ddl);
       }
       String heads = options.headTable();
@@ -85,7 +86,8 @@ class PostgresQueryPlanIT {
       statement.execute("ANALYZE " + TABLE);
       statement.execute("ANALYZE " + DEAD);
     }
-    store = new JdbcOutboxStore(null, Database.POSTGRESQL, options);
+    store = new JdbcOutboxStore(null, new PostgresDialect(options), options);
+    claimSql = new PostgresHeadStatements(new PostgresDialect(options)).claimAndReadSql();
   }
 
   @AfterAll
@@ -99,7 +101,7 @@ class PostgresQueryPlanIT {
   void claimReadsTheDueIndexOnlyWhateverTheLeasedHeadsHold() throws SQLException {
     String plan =
         explain(
-            store.claimSql(),
+            claimSql,
             "me",
             60.0,
             100,

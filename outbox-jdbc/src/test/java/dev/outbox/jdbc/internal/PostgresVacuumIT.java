@@ -42,7 +42,7 @@ class PostgresVacuumIT {
     OutboxTable.drop(dataSource, TABLE, DEAD);
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
-      for (String ddl : new SchemaManager(Database.POSTGRESQL, options(0)).ddl()) {
+      for (String ddl : new SchemaManager(new PostgresDialect(options(0)), options(0)).ddl()) {
         statement.execute(ddl);
       }
       statement.execute(
@@ -72,7 +72,8 @@ class PostgresVacuumIT {
   @Test
   void claimsAndOutcomesPastTheThresholdVacuumTheTableAndLeaveNoDeadRows() throws SQLException {
     // three claims of 50 heads and their outcomes: 300 changed rows, the last by the last record
-    JdbcOutboxStore store = new JdbcOutboxStore(dataSource, Database.POSTGRESQL, options(300));
+    JdbcOutboxStore store =
+        new JdbcOutboxStore(dataSource, new PostgresDialect(options(300)), options(300));
     long before = vacuumCount();
     for (int i = 0; i < 3; i++) {
       List<LeasedHead> claimed = store.claim(request());
@@ -87,7 +88,8 @@ class PostgresVacuumIT {
 
   @Test
   void aClaimThatFindsNothingAfterATenthOfTheThresholdVacuums() throws SQLException {
-    JdbcOutboxStore store = new JdbcOutboxStore(dataSource, Database.POSTGRESQL, options(1_000));
+    JdbcOutboxStore store =
+        new JdbcOutboxStore(dataSource, new PostgresDialect(options(1_000)), options(1_000));
     long before = vacuumCount();
     List<LeasedHead> claimed;
     while (!(claimed = store.claim(request())).isEmpty()) {
@@ -100,16 +102,15 @@ class PostgresVacuumIT {
 
   @Test
   void belowTheThresholdOrOffOrOnAnotherDatabaseNoVacuumStarts() {
-    DataSource provider = dataSource;
-    TableVacuum below = new TableVacuum(provider, Database.POSTGRESQL, options(100));
+    TableVacuum below = vacuum(new PostgresDialect(options(100)), 100);
     assertThat(below.changed(9)).isFalse();
     assertThat(below.idle()).as("nine changed rows are not a tenth of 100").isFalse();
     assertThat(below.changed(60)).isFalse();
     assertThat(below.changed(30)).isFalse();
-    assertThat(new TableVacuum(provider, Database.POSTGRESQL, options(0)).changed(1_000)).isFalse();
-    assertThat(new TableVacuum(provider, Database.POSTGRESQL, options(0)).idle()).isFalse();
-    assertThat(new TableVacuum(provider, Database.MARIADB, options(100)).changed(1_000)).isFalse();
-    assertThat(new TableVacuum(provider, Database.H2, options(100)).changed(1_000)).isFalse();
+    assertThat(vacuum(new PostgresDialect(options(0)), 0).changed(1_000)).isFalse();
+    assertThat(vacuum(new PostgresDialect(options(0)), 0).idle()).isFalse();
+    assertThat(vacuum(new MariaDbDialect(options(100)), 100).changed(1_000)).isFalse();
+    assertThat(vacuum(new H2Dialect(options(100)), 100).changed(1_000)).isFalse();
   }
 
   @Test
@@ -121,10 +122,14 @@ class PostgresVacuumIT {
     }
     PGSimpleDataSource guest = new PGSimpleDataSource();
     guest.setURL("jdbc:postgresql://127.0.0.1:5432/test?user=" + GUEST);
-    TableVacuum vacuum = new TableVacuum(guest, Database.POSTGRESQL, options(10));
+    TableVacuum vacuum = new PostgresDialect(options(10)).vacuum(guest, 10);
 
     assertThat(vacuum.vacuum()).isFalse();
     assertThat(vacuum.changed(1_000)).isFalse();
+  }
+
+  private TableVacuum vacuum(Dialect dialect, long threshold) {
+    return dialect.vacuum(dataSource, threshold);
   }
 
   private static OutboxOptions options(int threshold) {
