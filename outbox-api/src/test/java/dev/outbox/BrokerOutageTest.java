@@ -81,7 +81,7 @@ class BrokerOutageTest {
     Thread.sleep(1_000);
 
     assertThat(outbox.deadLetters().count(DeadLetterQuery.all())).isZero();
-    assertThat(store.count(Status.DEAD_LETTERED)).isZero();
+    assertThat(store.stats().deadLetters()).isZero();
     assertThat(store.count(Status.PUBLISHED)).isZero();
     for (int a = 0; a < 5; a++) {
       assertThat(store.head("Order", "o-" + a).orElseThrow().attempts())
@@ -110,7 +110,7 @@ class BrokerOutageTest {
         poison.id(), RETRYABLE_FAILURE, RETRYABLE_FAILURE, RETRYABLE_FAILURE, RETRYABLE_FAILURE);
     start(options());
 
-    await().atMost(WAIT).until(() -> store.count(Status.DEAD_LETTERED) == 1);
+    await().atMost(WAIT).until(() -> store.stats().deadLetters() == 1);
     await().atMost(WAIT).until(() -> store.count(Status.PUBLISHED) == 5);
     assertThat(store.deadLetter(poison.id()).orElseThrow().message().attempts()).isEqualTo(3);
     assertThat(outbox.health().brokerUnavailableSince())

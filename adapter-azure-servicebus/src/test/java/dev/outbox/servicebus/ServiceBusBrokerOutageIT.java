@@ -1,14 +1,14 @@
 package dev.outbox.servicebus;
 
 import dev.outbox.OutboxMessage;
+import dev.outbox.hibernate.testing.e2e.BrokerOutageContract;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
 import dev.outbox.servicebus.testing.LocalServiceBus;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.testkit.EventPublisherContract.Behind;
 import dev.outbox.testkit.TcpProxy;
 import dev.outbox.testkit.TestMessages;
-import dev.outbox.testkit.e2e.BrokerOutageContract;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import dev.outbox.testkit.e2e.E2eAggregate;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -1,12 +1,12 @@
 package dev.outbox.kafka;
 
+import dev.outbox.hibernate.testing.e2e.BrokerOutageContract;
 import dev.outbox.kafka.testing.BackgroundConsumer;
 import dev.outbox.kafka.testing.EmbeddedKafka;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.testkit.EventPublisherContract.Behind;
 import dev.outbox.testkit.RequiredServer;
 import dev.outbox.testkit.TestMessages;
-import dev.outbox.testkit.e2e.BrokerOutageContract;
 import dev.outbox.testkit.e2e.DeliveryCheck;
 import java.time.Duration;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.outbox.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outbox.hibernate.testing.e2e.E2eDatabase;
 import dev.outbox.kafka.kill.KillableProcessor;
 import dev.outbox.kafka.kill.ProcessorFleet;
 import dev.outbox.kafka.kill.RecordingConsumer;
@@ -11,7 +12,6 @@ import dev.outbox.kafka.testing.EmbeddedKafka;
 import dev.outbox.testkit.RequiredServer;
 import dev.outbox.testkit.TestMessages;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import dev.outbox.testkit.e2e.E2eDatabase;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.outbox.Outbox;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
+import dev.outbox.hibernate.testing.e2e.E2eDatabase;
 import dev.outbox.kafka.testing.EmbeddedKafka;
 import dev.outbox.kafka.testing.TestConsumer;
 import dev.outbox.testkit.RequiredServer;
 import dev.outbox.testkit.TestMessages;
-import dev.outbox.testkit.e2e.E2eAggregate;
-import dev.outbox.testkit.e2e.E2eDatabase;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;

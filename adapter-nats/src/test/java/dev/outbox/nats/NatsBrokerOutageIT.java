@@ -1,5 +1,7 @@
 package dev.outbox.nats;
 
+import dev.outbox.hibernate.testing.e2e.BrokerOutageContract;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
 import dev.outbox.nats.testing.JetStreamFixture;
 import dev.outbox.nats.testing.NatsServerProcess;
 import dev.outbox.spi.EventPublisher;
@@ -7,9 +9,7 @@ import dev.outbox.spi.WireHeaders;
 import dev.outbox.testkit.EventPublisherContract.Behind;
 import dev.outbox.testkit.TcpProxy;
 import dev.outbox.testkit.TestMessages;
-import dev.outbox.testkit.e2e.BrokerOutageContract;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import dev.outbox.testkit.e2e.E2eAggregate;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -3,12 +3,12 @@ package dev.outbox.nats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outbox.Outbox;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
+import dev.outbox.hibernate.testing.e2e.E2eDatabase;
+import dev.outbox.hibernate.testing.e2e.EventWriter;
 import dev.outbox.nats.testing.JetStreamFixture;
 import dev.outbox.spi.WireHeaders;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import dev.outbox.testkit.e2e.E2eAggregate;
-import dev.outbox.testkit.e2e.E2eDatabase;
-import dev.outbox.testkit.e2e.EventWriter;
 import io.nats.client.Message;
 import java.time.Duration;
 import java.util.List;

@@ -5,15 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import dev.outbox.Outbox;
 import dev.outbox.OutboxMessage;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
+import dev.outbox.hibernate.testing.e2e.E2eDatabase;
+import dev.outbox.hibernate.testing.e2e.EventWriter;
 import dev.outbox.nats.testing.JetStreamFixture;
 import dev.outbox.nats.testing.NatsServerProcess;
 import dev.outbox.spi.PublishResult;
 import dev.outbox.spi.WireHeaders;
 import dev.outbox.testkit.TestMessages;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import dev.outbox.testkit.e2e.E2eAggregate;
-import dev.outbox.testkit.e2e.E2eDatabase;
-import dev.outbox.testkit.e2e.EventWriter;
 import io.nats.client.Message;
 import java.time.Duration;
 import java.util.List;

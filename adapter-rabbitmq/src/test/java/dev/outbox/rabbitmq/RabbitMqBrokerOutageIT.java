@@ -1,13 +1,13 @@
 package dev.outbox.rabbitmq;
 
 import com.rabbitmq.client.Channel;
+import dev.outbox.hibernate.testing.e2e.BrokerOutageContract;
 import dev.outbox.rabbitmq.testing.RabbitMqTestBroker;
 import dev.outbox.rabbitmq.testing.StepRecorder;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.testkit.EventPublisherContract.Behind;
 import dev.outbox.testkit.TcpProxy;
 import dev.outbox.testkit.TestMessages;
-import dev.outbox.testkit.e2e.BrokerOutageContract;
 import dev.outbox.testkit.e2e.DeliveryCheck;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.outbox.Outbox;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate.Stepped;
+import dev.outbox.hibernate.testing.e2e.E2eDatabase;
+import dev.outbox.hibernate.testing.e2e.EventWriter;
 import dev.outbox.rabbitmq.testing.RabbitMqTestBroker;
 import dev.outbox.rabbitmq.testing.StepRecorder;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import dev.outbox.testkit.e2e.E2eAggregate.Stepped;
-import dev.outbox.testkit.e2e.E2eDatabase;
-import dev.outbox.testkit.e2e.EventWriter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

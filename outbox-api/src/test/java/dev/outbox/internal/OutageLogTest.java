@@ -247,7 +247,7 @@ class OutageLogTest {
 
     start();
     awaitPublished(2);
-    await().atMost(WAIT).until(() -> store.count(Status.DEAD_LETTERED) == 1);
+    await().atMost(WAIT).until(() -> store.stats().deadLetters() == 1);
 
     assertThat(outageLog.lines()).as("the broker answered").isEmpty();
     assertThat(standardError.lines())

@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -40,21 +38,23 @@ import java.util.stream.Stream;
  */
 public final class InMemoryOutboxStore implements OutboxStore {
 
-  /** What a message is, as the operators' view of the tables shows it. */
+  /**
+   * What a message is, as the operators' view of the tables shows it. A dead-lettered message
+   * leaves the messages, as it leaves the JDBC store's table, unless its aggregate is held on it:
+   * then it stays, pending, until a replay or a purge.
+   */
   public enum Status {
     /** Behind its head's cursor: waiting to be published (or held on a dead letter). */
     PENDING,
     /** At or before its head's cursor and acknowledged by the broker. */
-    PUBLISHED,
-    /** Copied to the dead letters; the row itself stays until cleanup deletes it. */
-    DEAD_LETTERED
+    PUBLISHED
   }
 
   /**
    * A snapshot of one message row and, where it is the head's next message, the head's state.
    *
    * @param message the message; carries the head's failed attempts when it is the next one
-   * @param status pending, published or dead-lettered
+   * @param status pending or published
    * @param nextAttemptAt when the head is due again, if this is its next message and nobody holds
    *     it; {@code null} otherwise
    * @param lastError the head's last failure, if this is its next message; {@code null} otherwise
@@ -70,6 +70,8 @@ public final class InMemoryOutboxStore implements OutboxStore {
   /**
    * A snapshot of one head.
    *
+   * @param aggregateType the aggregate type
+   * @param aggregateId the aggregate id
    * @param writeSeq the last seq written
    * @param deliveredSeq the cursor
    * @param availableAt when it is claimable: now, the end of a lease, or the next retry
@@ -80,6 +82,8 @@ public final class InMemoryOutboxStore implements OutboxStore {
    * @param held whether it waits at a dead letter
    */
   public record Head(
+      String aggregateType,
+      String aggregateId,
       long writeSeq,
       long deliveredSeq,
       Instant availableAt,
@@ -92,11 +96,9 @@ public final class InMemoryOutboxStore implements OutboxStore {
     /**
      * The hold its holder has, as a processor would name it.
      *
-     * @param aggregateType the aggregate type
-     * @param aggregateId the aggregate id
      * @return the lease under the current token
      */
-    public Lease lease(String aggregateType, String aggregateId) {
+    public Lease lease() {
       return new Lease(aggregateType, aggregateId, leaseToken);
     }
   }
@@ -119,7 +121,6 @@ public final class InMemoryOutboxStore implements OutboxStore {
     final Key key;
     final long order;
     final TreeMap<Long, Stored> messages = new TreeMap<>();
-    final Set<Long> deadLettered = new HashSet<>();
     long writeSeq;
     long deliveredSeq;
     Instant availableAt;
@@ -158,7 +159,16 @@ public final class InMemoryOutboxStore implements OutboxStore {
 
     Head snapshot() {
       return new Head(
-          writeSeq, deliveredSeq, availableAt, claimedBy, leaseToken, attempts, lastError, held);
+          key.type(),
+          key.id(),
+          writeSeq,
+          deliveredSeq,
+          availableAt,
+          claimedBy,
+          leaseToken,
+          attempts,
+          lastError,
+          held);
     }
   }
 
@@ -194,8 +204,26 @@ public final class InMemoryOutboxStore implements OutboxStore {
    */
   public synchronized OutboxMessage add(
       String aggregateType, String aggregateId, String eventType) {
+    return add(aggregateType, aggregateId, eventType, "{\"n\":" + nextPosition + "}", Map.of());
+  }
+
+  /**
+   * Appends a message with its payload and headers, as {@link #add(String, String, String)} does.
+   *
+   * @param aggregateType the aggregate type
+   * @param aggregateId the aggregate id
+   * @param eventType the event type
+   * @param payload the JSON payload
+   * @param headers the headers
+   * @return the stored message, with its seq
+   */
+  public synchronized OutboxMessage add(
+      String aggregateType,
+      String aggregateId,
+      String eventType,
+      String payload,
+      Map<String, String> headers) {
     Instant now = clock.instant();
-    long position = nextPosition;
     return append(
         new OutboxMessage(
             UUID.randomUUID(),
@@ -204,8 +232,8 @@ public final class InMemoryOutboxStore implements OutboxStore {
             aggregateId,
             eventType,
             OutboxMessage.JSON,
-            "{\"n\":" + position + "}",
-            Map.of(),
+            payload,
+            headers,
             now,
             now,
             0),
@@ -284,10 +312,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
 
   private static Row row(HeadState head, OutboxMessage message) {
     long seq = message.seq();
-    Status status =
-        head.deadLettered.contains(seq)
-            ? Status.DEAD_LETTERED
-            : seq <= head.deliveredSeq ? Status.PUBLISHED : Status.PENDING;
+    Status status = seq <= head.deliveredSeq ? Status.PUBLISHED : Status.PENDING;
     boolean next = seq == head.deliveredSeq + 1;
     boolean waiting = seq > head.deliveredSeq;
     return new Row(
@@ -308,6 +333,28 @@ public final class InMemoryOutboxStore implements OutboxStore {
   public synchronized Optional<Head> head(String aggregateType, String aggregateId) {
     HeadState head = heads.get(new Key(aggregateType, aggregateId));
     return Optional.ofNullable(head == null ? null : head.snapshot());
+  }
+
+  /**
+   * Every head, in the order their aggregates were first written.
+   *
+   * @return their states
+   */
+  public synchronized List<Head> heads() {
+    return heads.values().stream().map(HeadState::snapshot).toList();
+  }
+
+  /**
+   * Every message row, in write order.
+   *
+   * @return the rows
+   */
+  public synchronized List<Row> rows() {
+    return heads.values().stream()
+        .flatMap(head -> head.messages.values().stream().map(s -> Map.entry(head, s)))
+        .sorted(Comparator.comparingLong(e -> e.getValue().position()))
+        .map(e -> row(e.getKey(), e.getValue().message()))
+        .toList();
   }
 
   /**
@@ -467,7 +514,6 @@ public final class InMemoryOutboxStore implements OutboxStore {
                 dead.deadLetteredAt()),
             dead.seq(),
             nextDeadLetterOrder++));
-    head.deadLettered.add(dead.seq());
     if (dead.hold()) {
       head.moveCursor(dead.seq() - 1);
       head.held = true;
@@ -476,6 +522,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
       head.release(now);
       return null;
     }
+    head.messages.remove(dead.seq());
     head.moveCursor(dead.seq());
     return head;
   }
@@ -551,10 +598,11 @@ public final class InMemoryOutboxStore implements OutboxStore {
       if (deleted == limit) {
         break;
       }
-      long seq = entry.getValue().message().seq();
-      entry.getKey().messages.remove(seq);
-      entry.getKey().deadLettered.remove(seq);
+      entry.getKey().messages.remove(entry.getValue().message().seq());
       deleted++;
+    }
+    if (deleted == limit) {
+      return deleted; // idle heads go once a batch comes out short, as the JDBC store's do
     }
     Iterator<HeadState> idle = heads.values().iterator();
     while (idle.hasNext()) {
@@ -645,7 +693,6 @@ public final class InMemoryOutboxStore implements OutboxStore {
         head.held = false;
         head.attempts = 0;
         head.lastError = null;
-        head.deadLettered.remove(entry.seq());
         head.availableAt = now;
       } else {
         append(
@@ -680,6 +727,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
       HeadState head = heads.get(Key.of(entry.letter().message()));
       if (heldAt(head, entry)) {
         head.held = false;
+        head.messages.remove(entry.seq());
         head.moveCursor(entry.seq());
         head.availableAt = now;
       }

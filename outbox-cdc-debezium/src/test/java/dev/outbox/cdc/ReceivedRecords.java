@@ -1,7 +1,7 @@
 package dev.outbox.cdc;
 
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import dev.outbox.testkit.e2e.E2eAggregate;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package dev.outbox.cli;
 
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.OutboxSettings;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
+import dev.outbox.hibernate.testing.e2e.EventWriter;
 import dev.outbox.jdbc.OutboxTables;
 import dev.outbox.spi.OutboxStore;
-import dev.outbox.testkit.e2e.E2eAggregate;
-import dev.outbox.testkit.e2e.EventWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,8 +1,8 @@
 package dev.outbox.kafka.kill;
 
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
 import dev.outbox.kafka.testing.TestConsumer;
 import dev.outbox.spi.WireHeaders;
-import dev.outbox.testkit.e2e.E2eAggregate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

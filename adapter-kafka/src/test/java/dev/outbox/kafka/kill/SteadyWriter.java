@@ -1,6 +1,6 @@
 package dev.outbox.kafka.kill;
 
-import dev.outbox.testkit.e2e.E2eAggregate;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

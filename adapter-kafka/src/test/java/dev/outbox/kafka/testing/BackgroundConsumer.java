@@ -1,8 +1,8 @@
 package dev.outbox.kafka.testing;
 
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
 import dev.outbox.spi.WireHeaders;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import dev.outbox.testkit.e2e.E2eAggregate;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;

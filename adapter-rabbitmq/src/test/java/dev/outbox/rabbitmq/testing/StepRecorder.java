@@ -1,8 +1,8 @@
 package dev.outbox.rabbitmq.testing;
 
+import dev.outbox.hibernate.testing.e2e.E2eAggregate.Stepped;
 import dev.outbox.rabbitmq.testing.RabbitMqTestBroker.Delivered;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import dev.outbox.testkit.e2e.E2eAggregate.Stepped;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,11 +1,8 @@
 /**
- * End-to-end helpers for adapters' tests of the whole path, Hibernate on PostgreSQL, the processor
- * and the broker: {@link dev.outbox.testkit.e2e.E2eDatabase} starts a persistence unit with its own
- * outbox tables, {@link dev.outbox.testkit.e2e.EventWriter} commits numbered events from concurrent
- * transactions, {@link dev.outbox.testkit.e2e.DeliveryCheck} checks what a consumer received, and
- * {@link dev.outbox.testkit.e2e.HeadSampler} watches the heads' attempts, the dead letters and the
- * health meanwhile. {@link dev.outbox.testkit.e2e.BrokerOutageContract} is the end-to-end contract
- * every adapter's {@code *BrokerOutageIT} extends: a broker outage, a poison message and refused
- * credentials on its real broker. Public API of the test kit.
+ * What end-to-end tests check on the consumer's side: {@link dev.outbox.testkit.e2e.DeliveryCheck}
+ * records what a consumer received and asserts that every event arrived, in order per aggregate,
+ * once. The Hibernate-bound helpers that write the events (E2eDatabase, EventWriter) and the
+ * broker-outage contract every adapter's end-to-end test extends live in outbox-hibernate's
+ * test-jar, package {@code dev.outbox.hibernate.testing.e2e}. Public API of the test kit.
  */
 package dev.outbox.testkit.e2e;

@@ -1,10 +1,14 @@
-package dev.outbox.testkit.e2e;
+package dev.outbox.hibernate.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.outbox.Outbox;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
+import dev.outbox.hibernate.testing.e2e.E2eDatabase;
+import dev.outbox.hibernate.testing.e2e.EventWriter;
 import dev.outbox.testkit.ReceivedMessage;
+import dev.outbox.testkit.e2e.DeliveryCheck;
 import dev.outbox.testkit.fake.InMemoryBroker;
 import dev.outbox.testkit.fake.InMemoryBroker.Flaw;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.outbox.testkit.e2e;
+package dev.outbox.hibernate.testing.e2e;
 
 import dev.outbox.Outbox;
 import java.util.concurrent.atomic.AtomicInteger;

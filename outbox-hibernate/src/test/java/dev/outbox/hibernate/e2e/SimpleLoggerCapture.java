@@ -1,4 +1,4 @@
-package dev.outbox.testkit.e2e;
+package dev.outbox.hibernate.e2e;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -12,12 +12,13 @@ import java.util.regex.Pattern;
 /**
  * Copies what the tests' SLF4J binding (slf4j-simple, writing to {@code System.err}) logs while it
  * is open, still letting it through, and reads it back as records: a line {@code [thread] LEVEL
- * logger - message} and the stack trace lines printed under it.
+ * logger - message} (after the time when {@code showDateTime} is on) and the stack trace lines
+ * printed under it.
  */
 final class SimpleLoggerCapture implements AutoCloseable {
 
   private static final Pattern HEADER =
-      Pattern.compile("^\\[[^\\]]*\\] (TRACE|DEBUG|INFO|WARN|ERROR) (\\S+) - (.*)$");
+      Pattern.compile("^(?:\\S+ )?\\[[^\\]]*\\] (TRACE|DEBUG|INFO|WARN|ERROR) (\\S+) - (.*)$");
 
   /**
    * One logged record.

@@ -1,12 +1,13 @@
-package dev.outbox.testkit.fake;
+package dev.outbox.hibernate.e2e;
 
+import dev.outbox.hibernate.testing.e2e.BrokerOutageContract;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.testkit.EventPublisherContract.Behind;
 import dev.outbox.testkit.ReceivedMessage;
 import dev.outbox.testkit.TestMessages;
-import dev.outbox.testkit.e2e.BrokerOutageContract;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import dev.outbox.testkit.e2e.E2eAggregate;
+import dev.outbox.testkit.fake.InMemoryBroker;
 import dev.outbox.testkit.fake.InMemoryBroker.Flaw;
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.outbox.testkit.e2e;
+package dev.outbox.hibernate.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,12 +7,15 @@ import dev.outbox.OutboxMessage;
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.HibernateOutbox;
 import dev.outbox.hibernate.OutboxSettings;
+import dev.outbox.hibernate.e2e.SimpleLoggerCapture.Record;
+import dev.outbox.hibernate.testing.e2e.E2eAggregate;
+import dev.outbox.hibernate.testing.e2e.E2eDatabase;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.PublishResult;
 import dev.outbox.testkit.ReceivedMessage;
 import dev.outbox.testkit.RequiredServer;
 import dev.outbox.testkit.TcpProxy;
-import dev.outbox.testkit.e2e.SimpleLoggerCapture.Record;
+import dev.outbox.testkit.e2e.DeliveryCheck;
 import dev.outbox.testkit.fake.InMemoryBroker;
 import dev.outbox.testkit.fake.InMemoryBroker.Flaw;
 import java.time.Duration;

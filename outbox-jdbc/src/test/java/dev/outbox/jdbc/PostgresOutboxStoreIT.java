@@ -1,4 +1,4 @@
-package dev.outbox.hibernate;
+package dev.outbox.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/** The store contract and the JDBC store's own tests on the real PostgreSQL. */
 class PostgresOutboxStoreIT extends AbstractOutboxStoreIT {
   PostgresOutboxStoreIT() {
     super(TestDatabase.POSTGRESQL);
@@ -17,11 +18,11 @@ class PostgresOutboxStoreIT extends AbstractOutboxStoreIT {
   void aContinuedHeadWithItsKeptLeaseLeftKeepsItsDueTimeSoTheUpdateTouchesNoIndex() {
     String aggregate = write(1, 3).get(0);
     List<LeasedHead> first = claim("a", 1);
-    Instant before = outbox.availableAt("PurchaseOrder", aggregate);
+    Instant before = outbox.availableAt(AGGREGATE_TYPE, aggregate);
 
-    List<LeasedHead> next = store.recordAndClaim(delivered(first), readOn("a"));
+    List<LeasedHead> next = store().recordAndClaim(delivered(first), readOn("a"));
 
     assertThat(next).singleElement().extracting(LeasedHead::lease).isEqualTo(first.get(0).lease());
-    assertThat(outbox.availableAt("PurchaseOrder", aggregate)).isEqualTo(before);
+    assertThat(outbox.availableAt(AGGREGATE_TYPE, aggregate)).isEqualTo(before);
   }
 }

@@ -1,4 +1,4 @@
-package dev.outbox.testkit.e2e;
+package dev.outbox.hibernate.testing.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,6 +12,7 @@ import dev.outbox.testkit.BrokerSwitch;
 import dev.outbox.testkit.EventPublisherContract.Behind;
 import dev.outbox.testkit.TcpProxy;
 import dev.outbox.testkit.TestMessages;
+import dev.outbox.testkit.e2e.DeliveryCheck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

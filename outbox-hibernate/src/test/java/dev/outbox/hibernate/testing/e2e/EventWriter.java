@@ -1,5 +1,6 @@
-package dev.outbox.testkit.e2e;
+package dev.outbox.hibernate.testing.e2e;
 
+import dev.outbox.testkit.e2e.DeliveryCheck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
