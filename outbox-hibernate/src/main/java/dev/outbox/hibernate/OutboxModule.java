@@ -1,16 +1,14 @@
 package dev.outbox.hibernate;
 
 import com.google.inject.AbstractModule;
-import com.google.inject.Inject;
 import com.google.inject.Injector;
-import com.google.inject.Key;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import dev.outbox.DeadLetterService;
 import dev.outbox.DeliveryMode;
 import dev.outbox.Outbox;
-import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
+import dev.outbox.jdbc.PublisherBindingCheck;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.OutboxStore;
 import jakarta.persistence.EntityManagerFactory;
@@ -64,7 +62,7 @@ public final class OutboxModule extends AbstractModule {
   @Override
   protected void configure() {
     bind(OutboxOptions.class).toInstance(options);
-    requestInjection(new PublisherBindingCheck(options.deliveryMode()));
+    requestInjection(new PublisherBindingCheck(options.deliveryMode(), "OutboxModule"));
   }
 
   @Provides
@@ -91,26 +89,6 @@ public final class OutboxModule extends AbstractModule {
   @Singleton
   DeadLetterService deadLetters(Outbox outbox) {
     return outbox.deadLetters();
-  }
-
-  /** Fails the injector's creation when no broker module bound an {@link EventPublisher}. */
-  static final class PublisherBindingCheck {
-    private final DeliveryMode mode;
-
-    PublisherBindingCheck(DeliveryMode mode) {
-      this.mode = mode;
-    }
-
-    @Inject
-    void check(Injector injector) {
-      if (mode == DeliveryMode.POLLING
-          && injector.getExistingBinding(Key.get(EventPublisher.class)) == null) {
-        throw new OutboxException(
-            "No EventPublisher is bound: install exactly one broker module next to OutboxModule"
-                + " (KafkaOutboxModule, RabbitMqOutboxModule, NatsOutboxModule or"
-                + " ServiceBusOutboxModule), or bind your own EventPublisher.");
-      }
-    }
   }
 
   @Override
