@@ -2,6 +2,7 @@ package dev.outbox.benchmarks.internal;
 
 import dev.outbox.Outbox;
 import dev.outbox.hibernate.HibernateOutbox;
+import dev.outbox.jdbc.JdbcOutbox;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,6 +85,44 @@ public final class PathSuite {
         "write_overhead_ratio_1_outbox_stopped", stopped[1] / stopped[0], "ratio", "", diagnostic);
     figures.add(
         "write_overhead_ratio_10_outbox_stopped", stopped[2] / stopped[0], "ratio", "", diagnostic);
+    writeOverheadJdbc(write.ids());
+  }
+
+  /** Plain JDBC transactions with 1 and 10 events over the same without events. */
+  private void writeOverheadJdbc(List<String> ids) {
+    JdbcOutbox jdbc = JdbcOutbox.create(db.dataSource(), db.options());
+    JdbcWriteOverhead write = new JdbcWriteOverhead(jdbc, KafkaBench.TOPIC, ids);
+    List<double[]> rounds = new ArrayList<>();
+    try (Outbox outbox = jdbc.outbox(kafka.publisher())) {
+      outbox.start();
+      System.out.println("  write overhead, plain JDBC (JdbcOutbox): warm-up");
+      write.run(scale.writeTransactions());
+      for (int r = 1; r <= scale.runs(); r++) {
+        double[] micros = write.run(scale.writeTransactions());
+        System.out.printf(
+            "    run %d: %.0f us without events, %.0f us with 1, %.0f us with 10%n",
+            r, micros[0], micros[1], micros[2]);
+        rounds.add(micros);
+      }
+    }
+    figures.add(
+        "write_tx_no_events_us_jdbc",
+        ThroughputSuite.median(rounds, r -> r[0]),
+        "us",
+        "",
+        "PostgreSQL commit (fsync) + JDBC select/update");
+    figures.add(
+        "write_overhead_ratio_1_jdbc",
+        ThroughputSuite.median(rounds, r -> r[1] / r[0]),
+        "ratio",
+        "",
+        "see note");
+    figures.add(
+        "write_overhead_ratio_10_jdbc",
+        ThroughputSuite.median(rounds, r -> r[2] / r[0]),
+        "ratio",
+        "",
+        "see note");
   }
 
   /** Commit to Kafka acknowledgement at a steady rate. */

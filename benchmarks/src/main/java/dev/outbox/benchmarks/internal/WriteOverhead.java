@@ -38,6 +38,15 @@ public final class WriteOverhead {
   }
 
   /**
+   * The aggregates' ids.
+   *
+   * @return the ids, in the order they were created
+   */
+  public List<String> ids() {
+    return List.copyOf(ids);
+  }
+
+  /**
    * The mean time of a transaction with 0, 1 and 10 events.
    *
    * @param transactions how many transactions of each kind
