@@ -6,7 +6,6 @@ import dev.outbox.Outbox;
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
 import dev.outbox.hibernate.internal.OutboxContext;
-import dev.outbox.hibernate.internal.TraceContext;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.OutboxStore;
 import jakarta.persistence.EntityManager;
@@ -143,7 +142,7 @@ public final class HibernateOutbox {
     EventPublisher traced =
         options.deliveryMode() == DeliveryMode.CDC
             ? publisher
-            : TraceContext.publisher(publisher, emf.getProperties());
+            : context.jdbc().withPublishSpans(publisher);
     return Outbox.create(options, store(emf), traced, clock);
   }
 

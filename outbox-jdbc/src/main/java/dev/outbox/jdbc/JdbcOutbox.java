@@ -11,6 +11,7 @@ import dev.outbox.jdbc.internal.FlushWriter;
 import dev.outbox.jdbc.internal.JdbcOutboxStore;
 import dev.outbox.jdbc.internal.PendingRows;
 import dev.outbox.jdbc.internal.SchemaManager;
+import dev.outbox.jdbc.internal.TraceContext;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.EventSerializer;
 import dev.outbox.spi.HeaderProvider;
@@ -46,6 +47,11 @@ import javax.sql.DataSource;
  * aggregate. A rollback takes the events back. After a commit that {@link TransactionObserver} (or
  * {@link #inTransaction}) sees, the processor of this JVM is handed the messages at once; otherwise
  * it finds them at its next poll, or at once after {@link #committed()}.
+ *
+ * <p>With the OpenTelemetry API on the classpath, each row stores the W3C trace context ({@code
+ * traceparent}, {@code tracestate}) of the span active at the send, and the processor of {@link
+ * #outbox(EventPublisher)} opens a PRODUCER span per message under it, as on the Hibernate path;
+ * {@link Builder#traceContext(boolean)} turns both off.
  */
 public final class JdbcOutbox {
 
@@ -68,13 +74,19 @@ public final class JdbcOutbox {
   private final FlushWriter writer;
   private final TransactionObserver observer;
   private final LocalTransactions local = new LocalTransactions();
+  private final TraceContext trace;
 
   private JdbcOutbox(Builder builder, Dialect dialect) {
     this.dataSource = builder.dataSource;
     this.dialect = dialect;
     this.options = builder.options;
     this.store = new JdbcOutboxStore(dataSource, dialect, options, handOver);
-    List<HeaderProvider> providers = new ArrayList<>(builder.headerProviders);
+    this.trace =
+        builder.traceContext ? TraceContext.detect(builder.openTelemetry) : TraceContext.off();
+    // The trace context first: the application's providers, then the event, may override it.
+    List<HeaderProvider> providers = new ArrayList<>();
+    trace.headerProvider().ifPresent(providers::add);
+    providers.addAll(builder.headerProviders);
     providers.addAll(options.headerProviders());
     this.rows = new EventRows(serializer(options), providers, builder.clock);
     this.writer = new FlushWriter(dialect);
@@ -185,7 +197,9 @@ public final class JdbcOutbox {
 
   /**
    * The processor on this database: claims, publishes through the publisher, retries, dead-letters
-   * and cleans up, with this outbox's options. Call {@link Outbox#start()} to start it.
+   * and cleans up, with this outbox's options. Call {@link Outbox#start()} to start it. Each
+   * message is published in a span of its own when the trace context is on (see {@link
+   * #withPublishSpans}).
    *
    * @param publisher the broker adapter; closed when the outbox closes
    * @return the outbox, not started
@@ -202,7 +216,23 @@ public final class JdbcOutbox {
    * @return the outbox, not started
    */
   public Outbox outbox(EventPublisher publisher, Clock clock) {
-    return Outbox.create(options, store, publisher, clock);
+    EventPublisher traced =
+        options.deliveryMode() == DeliveryMode.CDC ? publisher : withPublishSpans(publisher);
+    return Outbox.create(options, store, traced, clock);
+  }
+
+  /**
+   * The publisher as {@link #outbox(EventPublisher)} uses it: with the trace context on and the
+   * OpenTelemetry API on the classpath, a PRODUCER span {@code publish <destination>} per message,
+   * child of the context stored with the message, which then carries the span's {@code
+   * traceparent}; otherwise the publisher itself. For a persistence adapter that creates the engine
+   * with options of its own.
+   *
+   * @param publisher the broker adapter
+   * @return the publisher in publish spans, or the publisher itself
+   */
+  public EventPublisher withPublishSpans(EventPublisher publisher) {
+    return trace.publisher(Objects.requireNonNull(publisher, "publisher"));
   }
 
   /**
@@ -307,6 +337,8 @@ public final class JdbcOutbox {
     private final List<HeaderProvider> headerProviders = new ArrayList<>();
     private TransactionObserver observer = TransactionObserver.NONE;
     private Clock clock = Clock.systemUTC();
+    private boolean traceContext = true;
+    private Object openTelemetry;
 
     private Builder(DataSource dataSource) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -324,13 +356,45 @@ public final class JdbcOutbox {
     }
 
     /**
-     * Adds headers to every event, before the options' header providers and the event's own.
+     * Adds headers to every event, after the trace context and before the options' header providers
+     * and the event's own (a later one wins on a name they share).
      *
-     * @param provider the provider, for example the trace context
+     * @param provider the provider, for example a correlation id
      * @return this builder
      */
     public Builder headerProvider(HeaderProvider provider) {
       headerProviders.add(Objects.requireNonNull(provider, "provider"));
+      return this;
+    }
+
+    /**
+     * Whether rows store the W3C trace context ({@code traceparent}, {@code tracestate}) of the
+     * OpenTelemetry span active at the send, and {@link JdbcOutbox#outbox(EventPublisher)} opens a
+     * publish span per message under it. Default {@code true}; has no effect without the
+     * OpenTelemetry API ({@code io.opentelemetry:opentelemetry-api}) on the classpath. With {@code
+     * false} the outbox does no trace work at all.
+     *
+     * @param enabled {@code false} to turn the trace context off
+     * @return this builder
+     */
+    public Builder traceContext(boolean enabled) {
+      this.traceContext = enabled;
+      return this;
+    }
+
+    /**
+     * The OpenTelemetry whose tracer opens the publish spans. Typed {@code Object} so that this
+     * class loads without the OpenTelemetry API. Default: {@code GlobalOpenTelemetry}, read at the
+     * first publish, so that an SDK registered at start-up (or the Java agent's) is the one used.
+     *
+     * @param openTelemetry an {@code io.opentelemetry.api.OpenTelemetry}
+     * @return this builder
+     * @throws OutboxException when it is no {@code io.opentelemetry.api.OpenTelemetry}
+     */
+    public Builder openTelemetry(Object openTelemetry) {
+      Objects.requireNonNull(openTelemetry, "openTelemetry");
+      TraceContext.checkOpenTelemetry(openTelemetry);
+      this.openTelemetry = openTelemetry;
       return this;
     }
 

@@ -50,7 +50,7 @@ public final class OutboxIntegrator implements Integrator {
     }
     OutboxOptions options = OptionsResolver.resolve(settings);
     JdbcOutbox.Builder jdbc = JdbcOutbox.builder(connections(sessionFactory)).options(options);
-    TraceContext.provider(settings).ifPresent(jdbc::headerProvider);
+    TraceSettings.apply(settings, jdbc);
     OutboxContext context;
     try {
       JdbcOutbox outbox = jdbc.build();

@@ -1,4 +1,4 @@
-package dev.outbox.hibernate.internal;
+package dev.outbox.jdbc.internal;
 
 import dev.outbox.DomainEvent;
 import dev.outbox.spi.HeaderProvider;

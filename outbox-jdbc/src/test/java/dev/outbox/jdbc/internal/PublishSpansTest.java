@@ -1,4 +1,4 @@
-package dev.outbox.hibernate.internal;
+package dev.outbox.jdbc.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxMessage;
 import dev.outbox.PublishException;
-import dev.outbox.hibernate.OutboxSettings;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.PublishResult;
 import io.opentelemetry.api.OpenTelemetry;
@@ -71,7 +70,7 @@ class PublishSpansTest {
   }
 
   private EventPublisher traced(EventPublisher broker) {
-    return TraceContext.publisher(broker, Map.of(OutboxSettings.OPEN_TELEMETRY, sdk));
+    return TraceContext.detect(sdk).publisher(broker);
   }
 
   private static OutboxMessage message(Map<String, String> headers) {
@@ -194,9 +193,8 @@ class PublishSpansTest {
     Map<String, String> stored = new HashMap<>(storedAtWrite());
     OutboxMessage message = message(stored);
 
-    TraceContext.publisher(
-            broker(m -> PublishResult.published(m.id(), "orders")),
-            Map.of(OutboxSettings.OPEN_TELEMETRY, OpenTelemetry.noop()))
+    TraceContext.detect(OpenTelemetry.noop())
+        .publisher(broker(m -> PublishResult.published(m.id(), "orders")))
         .publish(List.of(message), Duration.ofSeconds(1));
 
     assertThat(sent.get(0).headers()).isEqualTo(stored);
@@ -268,14 +266,13 @@ class PublishSpansTest {
   void switchedOffOrMisconfigured() {
     EventPublisher broker = broker(m -> PublishResult.published(m.id()));
 
-    assertThat(TraceContext.publisher(broker, Map.of(OutboxSettings.TRACE_CONTEXT, "false")))
-        .isSameAs(broker);
-    assertThatThrownBy(
-            () -> TraceContext.publisher(broker, Map.of(OutboxSettings.OPEN_TELEMETRY, "otel")))
+    assertThat(TraceContext.off().publisher(broker)).isSameAs(broker);
+    assertThat(TraceContext.off().headerProvider()).isEmpty();
+    assertThatThrownBy(() -> TraceContext.checkOpenTelemetry("otel"))
         .isInstanceOf(OutboxException.class)
-        .hasMessageContaining("dev.outbox.open_telemetry must be an")
+        .hasMessageContaining("openTelemetry must be an io.opentelemetry.api.OpenTelemetry")
         .hasMessageContaining("java.lang.String");
-    EventPublisher global = TraceContext.publisher(broker, Map.of());
+    EventPublisher global = TraceContext.detect(null).publisher(broker);
     assertThat(global).isNotSameAs(broker);
     assertThat(global.messagingSystem()).isEqualTo("kafka");
   }
