@@ -41,87 +41,74 @@ public final class PathSuite {
     this.mainClass = mainClass;
   }
 
-  /** Hibernate transactions with 1 and 10 events over the same without events. */
+  /**
+   * Hibernate transactions with 1 and 10 events over the same without events, then the same with
+   * plain JDBC transactions and {@link JdbcOutbox}.
+   */
   public void writeOverhead() {
     db.truncate();
-    WriteOverhead write = new WriteOverhead(db, KafkaBench.TOPIC);
-    List<double[]> rounds = new ArrayList<>();
+    WriteOverhead write = WriteOverhead.hibernate(db, KafkaBench.TOPIC);
+    List<double[]> rounds;
     try (Outbox outbox = HibernateOutbox.create(db.emf(), kafka.publisher(), db.options())) {
       outbox.start();
-      System.out.println("  write overhead: warm-up");
-      write.run(scale.writeTransactions());
-      for (int r = 1; r <= scale.runs(); r++) {
-        double[] micros = write.run(scale.writeTransactions());
-        System.out.printf(
-            "    run %d: %.0f us without events, %.0f us with 1, %.0f us with 10%n",
-            r, micros[0], micros[1], micros[2]);
-        rounds.add(micros);
-      }
+      rounds = rounds(write, "write overhead");
     }
     double[] stopped = write.run(scale.writeTransactions());
     System.out.printf(
         "    outbox stopped (no lease check, no processor): %.0f us, %.0f us, %.0f us%n",
         stopped[0], stopped[1], stopped[2]);
-    figures.add(
-        "write_tx_no_events_us",
-        ThroughputSuite.median(rounds, r -> r[0]),
-        "us",
-        "",
-        "PostgreSQL commit (fsync) + Hibernate load/update");
-    figures.add(
-        "write_overhead_ratio_1",
-        ThroughputSuite.median(rounds, r -> r[1] / r[0]),
-        "ratio",
-        "<= 1.15",
-        "see note");
-    figures.add(
-        "write_overhead_ratio_10",
-        ThroughputSuite.median(rounds, r -> r[2] / r[0]),
-        "ratio",
-        "<= 1.5",
-        "see note");
+    addWriteFigures(rounds, "", "Hibernate load/update");
     String diagnostic = "diagnostic: one run with the outbox stopped";
     figures.add(
         "write_overhead_ratio_1_outbox_stopped", stopped[1] / stopped[0], "ratio", "", diagnostic);
     figures.add(
         "write_overhead_ratio_10_outbox_stopped", stopped[2] / stopped[0], "ratio", "", diagnostic);
-    writeOverheadJdbc(write.ids());
-  }
 
-  /** Plain JDBC transactions with 1 and 10 events over the same without events. */
-  private void writeOverheadJdbc(List<String> ids) {
     JdbcOutbox jdbc = JdbcOutbox.create(db.dataSource(), db.options());
-    JdbcWriteOverhead write = new JdbcWriteOverhead(jdbc, KafkaBench.TOPIC, ids);
-    List<double[]> rounds = new ArrayList<>();
     try (Outbox outbox = jdbc.outbox(kafka.publisher())) {
       outbox.start();
-      System.out.println("  write overhead, plain JDBC (JdbcOutbox): warm-up");
-      write.run(scale.writeTransactions());
-      for (int r = 1; r <= scale.runs(); r++) {
-        double[] micros = write.run(scale.writeTransactions());
-        System.out.printf(
-            "    run %d: %.0f us without events, %.0f us with 1, %.0f us with 10%n",
-            r, micros[0], micros[1], micros[2]);
-        rounds.add(micros);
-      }
+      rounds =
+          rounds(write.jdbc(jdbc, KafkaBench.TOPIC), "write overhead, plain JDBC (JdbcOutbox)");
     }
+    addWriteFigures(rounds, "_jdbc", "JDBC select/update");
+  }
+
+  /** A warm-up, then the measured rounds of a write measure, each printed. */
+  private List<double[]> rounds(WriteOverhead write, String label) {
+    System.out.println("  " + label + ": warm-up");
+    write.run(scale.writeTransactions());
+    List<double[]> rounds = new ArrayList<>();
+    for (int r = 1; r <= scale.runs(); r++) {
+      double[] micros = write.run(scale.writeTransactions());
+      System.out.printf(
+          "    run %d: %.0f us without events, %.0f us with 1, %.0f us with 10%n",
+          r, micros[0], micros[1], micros[2]);
+      rounds.add(micros);
+    }
+    return rounds;
+  }
+
+  /** The figures of a write measure: the transaction without events and the two ratios. */
+  private void addWriteFigures(List<double[]> rounds, String suffix, String work) {
     figures.add(
-        "write_tx_no_events_us_jdbc",
+        "write_tx_no_events_us" + suffix,
         ThroughputSuite.median(rounds, r -> r[0]),
         "us",
         "",
-        "PostgreSQL commit (fsync) + JDBC select/update");
+        "PostgreSQL commit (fsync) + " + work);
+    String target1 = suffix.isEmpty() ? "<= 1.15" : "";
+    String target10 = suffix.isEmpty() ? "<= 1.5" : "";
     figures.add(
-        "write_overhead_ratio_1_jdbc",
+        "write_overhead_ratio_1" + suffix,
         ThroughputSuite.median(rounds, r -> r[1] / r[0]),
         "ratio",
-        "",
+        target1,
         "see note");
     figures.add(
-        "write_overhead_ratio_10_jdbc",
+        "write_overhead_ratio_10" + suffix,
         ThroughputSuite.median(rounds, r -> r[2] / r[0]),
         "ratio",
-        "",
+        target10,
         "see note");
   }
 

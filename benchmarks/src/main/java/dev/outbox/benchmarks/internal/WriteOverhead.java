@@ -1,32 +1,47 @@
 package dev.outbox.benchmarks.internal;
 
+import dev.outbox.jdbc.JdbcOutbox;
 import java.util.ArrayList;
 import java.util.List;
 import org.hibernate.SessionFactory;
 
 /**
- * The write path's cost: one thread runs Hibernate transactions that load an aggregate, change it
- * and register 0, 1 or 10 events, in interleaved blocks so that drift on a noisy machine hits the
- * three alike. The outbox runs meanwhile (default options, so the flush also does the fast path's
- * lease check), as in an application.
+ * The write path's cost: one thread runs transactions that load an aggregate, change it and raise
+ * 0, 1 or 10 events, in interleaved blocks so that drift on a noisy machine hits the three alike.
+ * The outbox runs meanwhile (default options, so the write also does the fast path's lease check),
+ * as in an application. The transactions are Hibernate's ({@link #hibernate}) or plain JDBC with
+ * {@link JdbcOutbox} ({@link #jdbc}), on the same aggregates.
  */
 public final class WriteOverhead {
 
   private static final int BLOCK = 20;
   private static final int AGGREGATES = 200;
 
-  private final SessionFactory emf;
-  private final List<String> ids = new ArrayList<>();
+  /** One transaction that changes an aggregate and raises events. */
+  @FunctionalInterface
+  interface Transaction {
+    void run(String aggregateId, int events);
+  }
+
+  private final List<String> ids;
+  private final Transaction transaction;
   private int next;
 
+  private WriteOverhead(List<String> ids, Transaction transaction) {
+    this.ids = ids;
+    this.transaction = transaction;
+  }
+
   /**
-   * Creates the aggregates.
+   * Creates the aggregates and measures Hibernate transactions on them.
    *
    * @param db the database
    * @param aggregateType the aggregate type (a Kafka topic that exists)
+   * @return the measure
    */
-  public WriteOverhead(BenchDatabase db, String aggregateType) {
-    this.emf = db.emf();
+  public static WriteOverhead hibernate(BenchDatabase db, String aggregateType) {
+    SessionFactory emf = db.emf();
+    List<String> ids = new ArrayList<>();
     emf.inTransaction(
         session -> {
           for (int i = 0; i < AGGREGATES; i++) {
@@ -35,15 +50,24 @@ public final class WriteOverhead {
             ids.add(id);
           }
         });
+    return new WriteOverhead(
+        List.copyOf(ids),
+        (id, events) ->
+            emf.inTransaction(session -> session.find(BenchAggregate.class, id).touch(events)));
   }
 
   /**
-   * The aggregates' ids.
+   * The same aggregates, changed by plain JDBC transactions that send their events with a {@link
+   * JdbcOutbox} ({@link JdbcTouch}).
    *
-   * @return the ids, in the order they were created
+   * @param outbox the outbox on the benchmark's data source
+   * @param aggregateType the aggregate type (a Kafka topic that exists)
+   * @return the measure
    */
-  public List<String> ids() {
-    return List.copyOf(ids);
+  public WriteOverhead jdbc(JdbcOutbox outbox, String aggregateType) {
+    JdbcTouch touch = new JdbcTouch(outbox, aggregateType);
+    return new WriteOverhead(
+        ids, (id, events) -> outbox.inTransaction(connection -> touch.run(connection, id, events)));
   }
 
   /**
@@ -59,9 +83,7 @@ public final class WriteOverhead {
       for (int k = 0; k < kinds.length; k++) {
         long start = System.nanoTime();
         for (int i = 0; i < BLOCK; i++) {
-          int events = kinds[k];
-          String id = ids.get(next++ % ids.size());
-          emf.inTransaction(session -> session.find(BenchAggregate.class, id).touch(events));
+          transaction.run(ids.get(next++ % ids.size()), kinds[k]);
         }
         nanos[k] += System.nanoTime() - start;
       }
