@@ -29,6 +29,7 @@ abstract class DeadLetterAction implements Callable<Integer> {
 
   @Mixin private DatabaseOptions database;
   @Mixin private DeadLetterFilter filter;
+  @Mixin private HelpOption help;
 
   @Parameters(
       paramLabel = "ID",

@@ -1,6 +1,7 @@
 package dev.outbox.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /** {@code outbox dead-letters}: the group of the commands on dead letters. */
 @Command(
@@ -12,4 +13,7 @@ import picocli.CommandLine.Command;
       ReplayDeadLettersCommand.class,
       PurgeDeadLettersCommand.class
     })
-final class DeadLettersCommand {}
+final class DeadLettersCommand {
+
+  @Mixin private HelpOption help;
+}

@@ -23,6 +23,7 @@ final class ListDeadLettersCommand implements Callable<Integer> {
 
   @Mixin private DatabaseOptions database;
   @Mixin private DeadLetterFilter filter;
+  @Mixin private HelpOption help;
 
   @Option(
       names = "--limit",

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
       "Watches an outbox's backlog and acts on its dead letters, on the database with a JDBC URL;"
           + " no application needed.",
       "Every command takes --url (or OUTBOX_JDBC_URL), --user (or OUTBOX_JDBC_USER) and"
-          + " --password-env."
+          + " --password-env, and --help for its own usage (outbox dead-letters replay --help)."
     },
     subcommands = {StatusCommand.class, DeadLettersCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
@@ -67,6 +67,17 @@ public final class OutboxCli {
 
   /** Runs the tool in this JVM and returns its exit code; nothing else is written. */
   static int run(Context context, String... args) {
+    CommandLine cli = commandLine(context);
+    try {
+      return cli.execute(args);
+    } finally {
+      context.out().flush();
+      context.err().flush();
+    }
+  }
+
+  /** The command tree on the context, with the tool's error handling; nothing run yet. */
+  static CommandLine commandLine(Context context) {
     OutboxCli root = new OutboxCli();
     CommandLine cli = new CommandLine(root, new Factory(context, root));
     cli.setOut(context.out());
@@ -88,12 +99,7 @@ public final class OutboxCli {
         });
     cli.setExecutionExceptionHandler(
         (failure, commandLine, parseResult) -> report(context, root, failure, commandLine));
-    try {
-      return cli.execute(args);
-    } finally {
-      context.out().flush();
-      context.err().flush();
-    }
+    return cli;
   }
 
   private static int report(

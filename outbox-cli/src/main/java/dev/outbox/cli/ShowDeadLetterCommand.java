@@ -17,6 +17,7 @@ final class ShowDeadLetterCommand implements Callable<Integer> {
   private final Context context;
 
   @Mixin private DatabaseOptions database;
+  @Mixin private HelpOption help;
 
   @Parameters(
       paramLabel = "ID",

@@ -32,6 +32,7 @@ final class StatusCommand implements Callable<Integer> {
   private final Context context;
 
   @Mixin private DatabaseOptions database;
+  @Mixin private HelpOption help;
 
   @Option(names = "--json", description = "One JSON object (per refresh with --watch).")
   private boolean json;
