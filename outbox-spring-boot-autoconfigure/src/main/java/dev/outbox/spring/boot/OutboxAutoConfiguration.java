@@ -63,7 +63,7 @@ public class OutboxAutoConfiguration {
       ObjectProvider<HeaderProvider> headerProviders,
       ObjectProvider<EventSerializer> serializer) {
     OutboxProperties properties = OutboxProperties.of(environment);
-    properties.checkOwnKeys();
+    properties.checkKeys();
     try {
       OutboxOptions.Builder builder =
           OutboxOptions.builder().bind(properties.forBinders(), "outbox");

@@ -6,15 +6,15 @@ import dev.outbox.Outbox;
 import dev.outbox.OutboxHealth;
 import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.OutboxStore;
+import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -27,17 +27,26 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  *   <li>{@code GET /actuator/outbox}: status (health snapshot, aggregates retrying and held, leases
  *       per instance);
  *   <li>{@code GET /actuator/outbox/dead-letters?eventType=&aggregateType=&aggregateId=&error=
- *       &since=&until=&offset=0&limit=50}: a page of dead letters and the total;
+ *       &since=&until=&offset=0&limit=50}: a page of dead letters and the total; {@code since} and
+ *       {@code until} take an ISO-8601 instant, a date, or how long ago ({@code 2h});
  *   <li>{@code GET /actuator/outbox/dead-letters/{id}}: one, with payload, headers and error;
  *   <li>{@code POST /actuator/outbox/dead-letters/replay} and {@code .../purge} with a JSON body of
- *       {@code ids} or the same filters (and {@code all: true} for every one): write operations,
- *       off unless {@code management.endpoint.outbox.access=unrestricted}.
+ *       {@code ids} (one comma-separated string: the actuator reads the body as a map of strings)
+ *       or the same filters (and {@code all: true} for every one): write operations, off unless
+ *       {@code management.endpoint.outbox.access=unrestricted}.
  * </ul>
+ *
+ * <p>Bad input is refused with {@link BadEndpointInput}: over HTTP a 400 whose JSON body names the
+ * parameter, its value and the form it takes ({@link OutboxWebEndpointExtension}).
  */
 @Endpoint(id = "outbox", defaultAccess = Access.READ_ONLY)
 public class OutboxEndpoint {
 
   private static final String DEAD_LETTERS = "dead-letters";
+  private static final String FILTERS =
+      "filters (eventType, aggregateType, aggregateId, error, since, until)";
+  private static final int DEFAULT_LIMIT = 50;
+  private static final int MAX_LIMIT = 10_000;
 
   private final Outbox outbox;
   private final OutboxStore store;
@@ -92,17 +101,16 @@ public class OutboxEndpoint {
       @Nullable String error,
       @Nullable String since,
       @Nullable String until,
-      @Nullable Integer offset,
-      @Nullable Integer limit) {
+      @Nullable String offset,
+      @Nullable String limit) {
     if (!DEAD_LETTERS.equals(section)) {
       return null;
     }
-    DeadLetterQuery query = query(eventType, aggregateType, aggregateId, error, since, until);
-    try {
-      query = query.page(offset == null ? 0 : offset, limit == null ? 50 : limit);
-    } catch (IllegalArgumentException e) {
-      throw badRequest(e.getMessage());
-    }
+    DeadLetterQuery query =
+        query(eventType, aggregateType, aggregateId, error, since, until)
+            .page(
+                number("offset", offset, 0, 0, Integer.MAX_VALUE),
+                number("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT));
     List<Map<String, Object>> page =
         outbox.deadLetters().list(query).stream().map(DeadLetter::summary).toList();
     Map<String, Object> result = new LinkedHashMap<>();
@@ -160,10 +168,12 @@ public class OutboxEndpoint {
     DeadLetterQuery query = query(eventType, aggregateType, aggregateId, error, since, until);
     boolean filtered = !query.equals(DeadLetterQuery.all());
     boolean byIds = ids != null && !ids.isEmpty();
-    if (byIds == (filtered || Boolean.TRUE.equals(all))) {
-      throw badRequest(
-          "Give ids, or filters (eventType, aggregateType, aggregateId, error, since, until), or"
-              + " all: true; not both and not none");
+    boolean everyOne = Boolean.TRUE.equals(all);
+    if (byIds == (filtered || everyOne)) {
+      throw new BadEndpointInput(
+          "ids, filters, all",
+          byIds ? "ids and " + (filtered ? "filters" : "all") : null,
+          "ids, or " + FILTERS + ", or all: true; not both and not none (a blank filter is none)");
     }
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("action", action);
@@ -198,6 +208,22 @@ public class OutboxEndpoint {
         .until(instant("until", given(until)));
   }
 
+  /** A page parameter: the default when not given, else an integer in range. */
+  private static int number(String name, @Nullable String value, int absent, int min, int max) {
+    if (given(value) == null) {
+      return absent;
+    }
+    try {
+      int number = Integer.parseInt(value.strip());
+      if (number >= min && number <= max) {
+        return number;
+      }
+    } catch (NumberFormatException e) {
+      // the answer below
+    }
+    throw new BadEndpointInput(name, value, "an integer from " + min + " to " + max);
+  }
+
   /**
    * A filter's value, or {@code null} when it is blank: a form's empty field filters nothing (an
    * empty error text would match every dead letter, and a purge with it would delete them all).
@@ -211,25 +237,17 @@ public class OutboxEndpoint {
       return null;
     }
     try {
-      return Instant.parse(value);
-    } catch (DateTimeParseException e) {
-      throw badRequest(
-          name + " must be an ISO-8601 instant such as 2026-11-26T08:00:00Z, but was " + value);
+      return PointInTime.parse(value, Clock.systemUTC());
+    } catch (IllegalArgumentException e) {
+      throw new BadEndpointInput(name, value, PointInTime.ACCEPTED);
     }
-  }
-
-  private static InvalidEndpointRequestException badRequest(String message) {
-    return new InvalidEndpointRequestException(message, message);
   }
 
   private static UUID messageId(@Nullable String id) {
-    if (id == null) {
-      throw badRequest("ids must be message ids (UUIDs), but one was null");
-    }
     try {
-      return UUID.fromString(id);
-    } catch (IllegalArgumentException e) {
-      throw badRequest("ids must be message ids (UUIDs), but one was " + id);
+      return UUID.fromString(Objects.requireNonNull(id));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new BadEndpointInput("ids", String.valueOf(id), "a list of message ids (UUIDs)");
     }
   }
 

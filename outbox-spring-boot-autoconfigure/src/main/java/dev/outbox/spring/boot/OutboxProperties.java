@@ -1,11 +1,15 @@
 package dev.outbox.spring.boot;
 
+import dev.outbox.OutboxOptions;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
@@ -14,7 +18,9 @@ import org.springframework.core.env.PropertySource;
  * The {@code outbox.*} properties of the environment, as text, for the outbox's own binder (the one
  * {@code OutboxOptions.fromMap} and every adapter's {@code fromMap} use): the same keys, values and
  * error messages as outside Spring. Keys come in kebab-case ({@code outbox.poll-interval}) from any
- * property source, or in environment form ({@code OUTBOX_POLL_INTERVAL}).
+ * property source, or in environment form ({@code OUTBOX_POLL_INTERVAL}). Unknown keys are caught
+ * first, in {@link #checkKeys()}, with every key the integration accepts and the one the typo
+ * probably meant.
  */
 final class OutboxProperties {
 
@@ -62,7 +68,7 @@ final class OutboxProperties {
 
   /** The key as the environment form writes it: {@code outbox.batch-size} is OUTBOX_BATCH_SIZE. */
   private static String normalized(String key) {
-    return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    return KeySuggestions.normalized(key);
   }
 
   /**
@@ -82,39 +88,91 @@ final class OutboxProperties {
   }
 
   /**
-   * Checks the integration's own keys, which the outbox's binders do not see.
+   * Checks every key outside the adapters' sections ({@code outbox.kafka.*} ...; each adapter
+   * checks its own): it must be one of the outbox's options or of the integration's own keys.
    *
-   * @throws OutboxConfigurationException naming an unknown one and the known ones
+   * @throws OutboxConfigurationException naming an unknown key, the known key it was probably meant
+   *     as, and every key the integration accepts
    */
-  void checkOwnKeys() {
+  void checkKeys() {
+    List<String> known = knownKeys();
     for (String key : values.keySet()) {
-      String own = firstSegment(key);
-      if (SPRING_ONLY.contains(own) && !OWN_KEYS.contains(dotted(key))) {
-        throw new OutboxConfigurationException(
-            "Unknown outbox property " + key + ".",
-            "The Spring Boot integration's own keys are outbox."
-                + String.join(", outbox.", OWN_KEYS)
-                + "; the outbox's options are listed in the README's configuration reference.",
-            null);
+      String normal = normalized(key);
+      if (isAdapterKey(normal) || isKnown(normal, known)) {
+        continue;
       }
+      List<String> meant = meant(key, known);
+      throw new OutboxConfigurationException(
+          "Unknown outbox property "
+              + key
+              + (meant.isEmpty() ? "." : "; did you mean " + String.join(" or ", meant) + "?"),
+          "Use one of the keys the outbox accepts, in kebab-case: "
+              + String.join(", ", OutboxOptions.keys("outbox"))
+              + " (the outbox's options); outbox."
+              + String.join(", outbox.", OWN_KEYS)
+              + " (the Spring Boot integration's); and each adapter's keys below "
+              + Arrays.stream(Broker.values())
+                  .map(broker -> broker.prefix() + ".*")
+                  .collect(Collectors.joining(", "))
+              + " (listed in its README). Each key also works in environment form"
+              + " (OUTBOX_POLL_INTERVAL for outbox.poll-interval).",
+          null);
     }
   }
 
-  /**
-   * A key below {@code outbox.} in dotted kebab-case: {@code OUTBOX_HEALTH_MAX_LAG} is ambiguous,
-   * read as {@code health.max-lag}.
-   */
-  private static String dotted(String key) {
-    if (key.startsWith("outbox.")) {
-      return key.substring(7);
-    }
-    String rest = key.substring(7).toLowerCase(Locale.ROOT).replace('_', '-');
-    for (String own : OWN_KEYS) {
-      if (own.replace('.', '-').equals(rest)) {
-        return own;
+  /** The outbox's options and the integration's own keys, dotted; sections end in {@code .*}. */
+  private static List<String> knownKeys() {
+    List<String> known = new ArrayList<>(OutboxOptions.keys("outbox"));
+    OWN_KEYS.forEach(own -> known.add("outbox." + own));
+    return known;
+  }
+
+  private static boolean isAdapterKey(String normal) {
+    return Arrays.stream(Broker.values())
+        .anyMatch(broker -> normal.startsWith(normalized(broker.prefix()) + '_'));
+  }
+
+  private static boolean isKnown(String normal, List<String> known) {
+    for (String key : known) {
+      boolean matches =
+          key.endsWith(".*")
+              ? normal.startsWith(normalized(key.substring(0, key.length() - 1)))
+              : normal.equals(normalized(key));
+      if (matches) {
+        return true;
       }
     }
-    return rest;
+    return false;
+  }
+
+  /**
+   * The keys an unknown one was probably meant as: a known key close to it, or its rest below the
+   * adapter section its first segment misspells ({@code outbox.kafak.client-id}).
+   */
+  private static List<String> meant(String key, List<String> known) {
+    List<String> close = KeySuggestions.closeTo(key, known);
+    if (!close.isEmpty()) {
+      return close;
+    }
+    boolean dottedForm = key.startsWith("outbox.");
+    String rest = key.substring(7);
+    int end = dottedForm ? rest.indexOf('.') : rest.indexOf('_');
+    if (end <= 0) {
+      return List.of();
+    }
+    String section = normalized(rest.substring(0, end));
+    for (Broker broker : Broker.values()) {
+      String adapter = broker.prefix().substring(7);
+      if (KeySuggestions.distance(section, normalized(adapter))
+              <= KeySuggestions.allowedEdits(adapter)
+          || section.equals(normalized(broker.id()))) {
+        return List.of(
+            dottedForm
+                ? broker.prefix() + rest.substring(end)
+                : normalized(broker.prefix()) + rest.substring(end));
+      }
+    }
+    return List.of();
   }
 
   /** The value of {@code outbox.<name>} (or its environment form), or {@code null}. */

@@ -132,15 +132,31 @@ class BootKafkaIT {
 
   @Test
   void badRequestsToTheEndpointAreAnswered400AndChangeNothing() {
-    assertThat(http.getForEntity(list("x") + "&since=yesterday", Map.class).getStatusCode())
-        .isEqualTo(HttpStatus.BAD_REQUEST);
-    assertThat(http.getForEntity(list("x") + "&limit=0", Map.class).getStatusCode())
-        .isEqualTo(HttpStatus.BAD_REQUEST);
-    assertThat(
-            http.postForEntity("/actuator/outbox/dead-letters/purge", Map.of(), Map.class)
-                .getStatusCode())
+    ResponseEntity<Map> since = http.getForEntity(list("x") + "&since=yesterday", Map.class);
+    assertThat(since.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+    assertThat(since.getBody())
+        .containsEntry("parameter", "since")
+        .containsEntry("value", "yesterday")
+        .containsEntry(
+            "accepted",
+            "an ISO-8601 instant (2026-11-26T08:00:00Z), a date (2026-11-26, UTC) or how long ago"
+                + " (30m, 2h, 1d, PT2H)");
+    ResponseEntity<Map> limit = http.getForEntity(list("x") + "&limit=0", Map.class);
+    assertThat(limit.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+    assertThat(limit.getBody())
+        .containsEntry("parameter", "limit")
+        .containsEntry("value", "0")
+        .containsEntry("accepted", "an integer from 1 to 10000");
+    assertThat(http.getForEntity(list("x") + "&offset=first", Map.class).getBody())
+        .containsEntry("parameter", "offset")
+        .containsEntry("value", "first");
+    ResponseEntity<Map> none =
+        http.postForEntity("/actuator/outbox/dead-letters/purge", Map.of(), Map.class);
+    assertThat(none.getStatusCode())
         .as("neither ids nor filters nor all")
         .isEqualTo(HttpStatus.BAD_REQUEST);
+    assertThat((String) none.getBody().get("message"))
+        .startsWith("ids, filters, all must be ids, or filters (eventType,");
     assertThat(
             http.postForEntity(
                     "/actuator/outbox/dead-letters/purge", Map.of("error", " "), Map.class)
@@ -156,11 +172,11 @@ class BootKafkaIT {
         .isEqualTo(HttpStatus.BAD_REQUEST);
     assertThat(
             http.postForEntity(
-                    "/actuator/outbox/dead-letters/replay",
-                    Map.of("ids", List.of("not-an-id")),
-                    Map.class)
-                .getStatusCode())
-        .isEqualTo(HttpStatus.BAD_REQUEST);
+                    "/actuator/outbox/dead-letters/replay", Map.of("ids", "not-an-id"), Map.class)
+                .getBody())
+        .containsEntry("status", 400)
+        .containsEntry("parameter", "ids")
+        .containsEntry("value", "not-an-id");
   }
 
   @Test
@@ -178,11 +194,25 @@ class BootKafkaIT {
     ResponseEntity<Map> shown =
         http.getForEntity("/actuator/outbox/dead-letters/" + letter.get("id"), Map.class);
     assertThat(shown.getBody()).containsKeys("payload", "headers");
+    assertThat(total(http.getForEntity(list(type) + "&since=2h", Map.class).getBody()))
+        .as("dead-lettered less than two hours ago")
+        .isOne();
+    assertThat(total(http.getForEntity(list(type) + "&until=PT24H", Map.class).getBody()))
+        .as("not dead-lettered more than a day ago")
+        .isZero();
 
     kafka.createTopic(type, 1);
+    ResponseEntity<Map> unknown =
+        http.postForEntity(
+            "/actuator/outbox/dead-letters/replay",
+            Map.of("ids", UUID.randomUUID().toString()),
+            Map.class);
+    assertThat(unknown.getBody()).as("an id no dead letter has").containsEntry("replayed", 0);
     ResponseEntity<Map> replayed =
         http.postForEntity(
-            "/actuator/outbox/dead-letters/replay", Map.of("aggregateType", type), Map.class);
+            "/actuator/outbox/dead-letters/replay",
+            Map.of("ids", UUID.randomUUID() + "," + letter.get("id")),
+            Map.class);
     assertThat(replayed.getStatusCode().is2xxSuccessful()).as("%s", replayed).isTrue();
     assertThat(replayed.getBody()).containsEntry("replayed", 1);
 

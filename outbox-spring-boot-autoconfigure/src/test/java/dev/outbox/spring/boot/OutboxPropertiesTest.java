@@ -22,7 +22,7 @@ class OutboxPropertiesTest {
             .withProperty("outbox.kafka.client-id", "orders");
 
     OutboxProperties properties = OutboxProperties.of(environment);
-    properties.checkOwnKeys();
+    properties.checkKeys();
 
     assertThat(properties.forBinders())
         .containsOnlyKeys("outbox.poll-interval", "outbox.kafka.client-id");
@@ -61,7 +61,7 @@ class OutboxPropertiesTest {
     OutboxProperties properties =
         OutboxProperties.of(new MockEnvironment().withProperty("outbox.health.max-lagg", "5m"));
 
-    assertThatThrownBy(properties::checkOwnKeys)
+    assertThatThrownBy(properties::checkKeys)
         .isInstanceOf(OutboxConfigurationException.class)
         .hasMessageContaining("outbox.health.max-lagg")
         .satisfies(
@@ -76,6 +76,89 @@ class OutboxPropertiesTest {
     OutboxProperties properties =
         OutboxProperties.of(new MockEnvironment().withProperty("OUTBOX_FLYWAY_ENABLE", "false"));
 
-    assertThatThrownBy(properties::checkOwnKeys).hasMessageContaining("OUTBOX_FLYWAY_ENABLE");
+    assertThatThrownBy(properties::checkKeys).hasMessageContaining("OUTBOX_FLYWAY_ENABLE");
+  }
+
+  @Test
+  void anUnknownOptionListsEveryAcceptedKeyAndSuggestsTheCloseOne() {
+    OutboxProperties properties =
+        OutboxProperties.of(new MockEnvironment().withProperty("outbox.poll-intervall", "1s"));
+
+    assertThatThrownBy(properties::checkKeys)
+        .isInstanceOf(OutboxConfigurationException.class)
+        .hasMessage(
+            "Unknown outbox property outbox.poll-intervall; did you mean outbox.poll-interval?")
+        .satisfies(
+            e ->
+                assertThat(((OutboxConfigurationException) e).action())
+                    .contains("outbox.batch-size", "outbox.lease-on-write")
+                    .contains("outbox.enabled", "outbox.broker", "outbox.health.max-lag")
+                    .contains("outbox.metrics.latency-histogram", "outbox.flyway.enabled")
+                    .contains("outbox.kafka.*", "outbox.rabbitmq.*", "outbox.nats.*")
+                    .contains("outbox.servicebus.*"));
+  }
+
+  @Test
+  void anUnknownKeyInEnvironmentFormIsMatchedToTheDottedOne() {
+    OutboxProperties properties =
+        OutboxProperties.of(new MockEnvironment().withProperty("OUTBOX_BATCH_SIZ", "5"));
+
+    assertThatThrownBy(properties::checkKeys)
+        .hasMessageContaining("OUTBOX_BATCH_SIZ; did you mean outbox.batch-size?");
+  }
+
+  @Test
+  void aKeySharingItsWordsWithKnownOnesSuggestsThem() {
+    assertThatThrownBy(
+            OutboxProperties.of(new MockEnvironment().withProperty("outbox.max-lag", "5m"))
+                ::checkKeys)
+        .hasMessageEndingWith("did you mean outbox.health.max-lag?");
+    assertThatThrownBy(
+            OutboxProperties.of(new MockEnvironment().withProperty("outbox.retention-days", "7"))
+                ::checkKeys)
+        .hasMessageEndingWith("did you mean outbox.retention?");
+  }
+
+  @Test
+  void aMisspelledAdapterSectionSuggestsTheAdaptersKey() {
+    assertThatThrownBy(
+            OutboxProperties.of(
+                    new MockEnvironment().withProperty("outbox.kafak.bootstrap-servers", "k:9092"))
+                ::checkKeys)
+        .hasMessageEndingWith("did you mean outbox.kafka.bootstrap-servers?");
+    assertThatThrownBy(
+            OutboxProperties.of(
+                    new MockEnvironment()
+                        .withProperty("outbox.azure-servicebus.connection-string", "secret"))
+                ::checkKeys)
+        .hasMessageEndingWith("did you mean outbox.servicebus.connection-string?")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret"));
+  }
+
+  @Test
+  void aKeyFarFromEveryKnownOneSuggestsNothing() {
+    assertThatThrownBy(
+            OutboxProperties.of(new MockEnvironment().withProperty("outbox.colour", "blue"))
+                ::checkKeys)
+        .hasMessage("Unknown outbox property outbox.colour.");
+  }
+
+  @Test
+  void theAdaptersKeysAndTheOptionsPassTheCheck() {
+    OutboxProperties properties =
+        OutboxProperties.of(
+            new MockEnvironment()
+                .withProperty("outbox.batch-size", "5")
+                .withProperty("OUTBOX_POLL_INTERVAL", "1s")
+                .withProperty("outbox.kafka.whatever-the-adapter-checks", "x")
+                .withProperty("outbox.flyway.enabled", "false"));
+
+    properties.checkKeys();
+
+    assertThat(properties.forBinders())
+        .containsOnlyKeys(
+            "OUTBOX_POLL_INTERVAL",
+            "outbox.batch-size",
+            "outbox.kafka.whatever-the-adapter-checks");
   }
 }
