@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -125,7 +126,14 @@ public abstract sealed class Dialect permits PostgresDialect, MariaDbDialect, H2
   }
 
   /** Every statement this dialect holds, for checks: the multi-row ones with two rows. */
-  abstract List<String> statements();
+  final List<String> statements() {
+    List<String> all = new ArrayList<>(writeStatements());
+    all.addAll(cleanup().all());
+    return all;
+  }
+
+  /** The statements of the write path, for checks: the multi-row ones with two rows. */
+  abstract List<String> writeStatements();
 
   // ---- the clock --------------------------------------------------------------------------
 
@@ -238,14 +246,25 @@ public abstract sealed class Dialect permits PostgresDialect, MariaDbDialect, H2
   /** How this database claims heads, reads their messages and records their outcomes. */
   abstract HeadCycle headCycle(HeadRecorder recorder);
 
-  /** Deletes up to a limit of delivered messages created before a time: created before, limit. */
-  abstract String deleteDelivered();
+  /** The statements of the cleanup, each bounding its delete this database's way. */
+  abstract Cleanup cleanup();
 
-  /** Deletes up to a limit of messages created before a time: created before, limit. */
-  abstract String deleteWritten();
+  /**
+   * The cleanup's deletes.
+   *
+   * @param delivered deletes up to a limit of delivered messages created before a time: created
+   *     before, limit
+   * @param written deletes up to a limit of messages created before a time: created before, limit
+   * @param idleHeads deletes up to a limit of heads with nothing pending, held or leased, and no
+   *     message: limit
+   */
+  record Cleanup(String delivered, String written, String idleHeads) {
 
-  /** Deletes up to a limit of heads with nothing pending, held or leased, and no message: limit. */
-  abstract String deleteIdleHeads();
+    /** The three statements. */
+    List<String> all() {
+      return List.of(delivered, written, idleHeads);
+    }
+  }
 
   /**
    * The vacuum of the store's tables after every {@code threshold} changed rows: by default one

@@ -39,33 +39,31 @@ final class H2Dialect extends Dialect {
   private static final int UPSERT_ATTEMPTS = 3;
 
   private final String upsert;
-  private final String deleteDelivered;
-  private final String deleteWritten;
-  private final String deleteIdleHeads;
+  private final Cleanup cleanup;
 
   H2Dialect(OutboxOptions options) {
     super(options);
     this.upsert = sql(UPSERT);
-    this.deleteDelivered =
-        sql(
-            """
+    this.cleanup =
+        new Cleanup(
+            sql(
+                """
             DELETE FROM {outbox}
             WHERE created_at < ? AND seq <= (SELECT h.delivered_seq FROM {heads} h
               WHERE h.aggregate_type = {outbox}.aggregate_type
                 AND h.aggregate_id = {outbox}.aggregate_id)
             FETCH FIRST ? ROWS ONLY
-            """);
-    this.deleteWritten = sql("DELETE FROM {outbox} WHERE created_at < ? FETCH FIRST ? ROWS ONLY");
-    this.deleteIdleHeads =
-        sql(
-            """
+            """),
+            sql("DELETE FROM {outbox} WHERE created_at < ? FETCH FIRST ? ROWS ONLY"),
+            sql(
+                """
             DELETE FROM {heads}
             WHERE write_seq = delivered_seq AND NOT held AND claimed_by IS NULL
               AND NOT EXISTS (SELECT 1 FROM {outbox} m
                 WHERE m.aggregate_type = {heads}.aggregate_type
                   AND m.aggregate_id = {heads}.aggregate_id)
             FETCH FIRST ? ROWS ONLY
-            """);
+            """));
   }
 
   @Override
@@ -79,8 +77,8 @@ final class H2Dialect extends Dialect {
   }
 
   @Override
-  List<String> statements() {
-    return List.of(upsertHeads(2), deleteDelivered, deleteWritten, deleteIdleHeads);
+  List<String> writeStatements() {
+    return List.of(upsertHeads(2));
   }
 
   @Override
@@ -128,17 +126,7 @@ final class H2Dialect extends Dialect {
   }
 
   @Override
-  String deleteDelivered() {
-    return deleteDelivered;
-  }
-
-  @Override
-  String deleteWritten() {
-    return deleteWritten;
-  }
-
-  @Override
-  String deleteIdleHeads() {
-    return deleteIdleHeads;
+  Cleanup cleanup() {
+    return cleanup;
   }
 }

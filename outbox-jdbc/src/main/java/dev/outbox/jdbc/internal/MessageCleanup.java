@@ -8,7 +8,7 @@ import java.time.Instant;
 /**
  * The cleanup statements: delivered messages by age and the heads left with nothing (polling mode),
  * or every message by age (CDC mode, where the database's log has carried them). Each database
- * bounds a delete its own way ({@link Dialect#deleteDelivered()} and the others).
+ * bounds a delete its own way ({@link Dialect#cleanup()}).
  */
 final class MessageCleanup {
 
@@ -20,11 +20,11 @@ final class MessageCleanup {
 
   /** The statement deleting delivered messages, for query plans: created before, limit. */
   String deliveredSql() {
-    return dialect.deleteDelivered();
+    return dialect.cleanup().delivered();
   }
 
   int deleteDelivered(Connection connection, Instant createdBefore, int limit) throws SQLException {
-    return delete(connection, dialect.deleteDelivered(), createdBefore, limit);
+    return delete(connection, dialect.cleanup().delivered(), createdBefore, limit);
   }
 
   /**
@@ -32,11 +32,11 @@ final class MessageCleanup {
    * the aggregates' last seq, which the next message continues.
    */
   int deleteWritten(Connection connection, Instant createdBefore, int limit) throws SQLException {
-    return delete(connection, dialect.deleteWritten(), createdBefore, limit);
+    return delete(connection, dialect.cleanup().written(), createdBefore, limit);
   }
 
   int deleteIdleHeads(Connection connection, int limit) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(dialect.deleteIdleHeads())) {
+    try (PreparedStatement statement = connection.prepareStatement(dialect.cleanup().idleHeads())) {
       statement.setInt(1, limit);
       return statement.executeUpdate();
     }

@@ -64,33 +64,30 @@ final class PostgresDialect extends Dialect {
 
   private final String upsert;
   private final String flush;
-  private final String deleteDelivered;
-  private final String deleteWritten;
-  private final String deleteIdleHeads;
+  private final Cleanup cleanup;
 
   PostgresDialect(OutboxOptions options) {
     super(options);
     this.upsert = sql(UPSERT);
     this.flush = sql(FLUSH);
     // ARRAY(...) runs the limited subquery once, then deletes through the primary key.
-    this.deleteDelivered =
-        sql(
-            """
+    this.cleanup =
+        new Cleanup(
+            sql(
+                """
             DELETE FROM {outbox} WHERE id = ANY(ARRAY(
               SELECT m.id FROM {outbox} m JOIN {heads} h
                 ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id
               WHERE m.created_at < ? AND m.seq <= h.delivered_seq
               ORDER BY m.created_at LIMIT ?))
-            """);
-    this.deleteWritten =
-        sql(
-            """
+            """),
+            sql(
+                """
             DELETE FROM {outbox} WHERE id = ANY(ARRAY(
               SELECT id FROM {outbox} WHERE created_at < ? ORDER BY created_at LIMIT ?))
-            """);
-    this.deleteIdleHeads =
-        sql(
-            """
+            """),
+            sql(
+                """
             DELETE FROM {heads} WHERE ctid = ANY(ARRAY(
               SELECT ctid FROM {heads}
               WHERE write_seq = delivered_seq AND NOT held AND claimed_by IS NULL
@@ -98,7 +95,7 @@ final class PostgresDialect extends Dialect {
                   WHERE m.aggregate_type = {heads}.aggregate_type
                     AND m.aggregate_id = {heads}.aggregate_id)
               LIMIT ?))
-            """);
+            """));
   }
 
   @Override
@@ -116,9 +113,8 @@ final class PostgresDialect extends Dialect {
   }
 
   @Override
-  List<String> statements() {
-    return List.of(
-        upsertHeads(2), flushStatement(2, 2), deleteDelivered, deleteWritten, deleteIdleHeads);
+  List<String> writeStatements() {
+    return List.of(upsertHeads(2), flushStatement(2, 2));
   }
 
   // statement_timestamp(), not now(): a business transaction may have begun long before its
@@ -202,18 +198,8 @@ final class PostgresDialect extends Dialect {
   }
 
   @Override
-  String deleteDelivered() {
-    return deleteDelivered;
-  }
-
-  @Override
-  String deleteWritten() {
-    return deleteWritten;
-  }
-
-  @Override
-  String deleteIdleHeads() {
-    return deleteIdleHeads;
+  Cleanup cleanup() {
+    return cleanup;
   }
 
   @Override
