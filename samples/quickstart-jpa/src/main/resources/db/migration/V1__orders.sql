@@ -1,5 +1,5 @@
--- The application's own tables. The outbox's come from the migration shipped in outbox-jdbc, run by
--- OrdersApp with a history table of their own.
+-- The application's own tables, migrated before the outbox's (the migration shipped in
+-- outbox-jdbc), which have a history table of their own: outbox_schema_history.
 CREATE TABLE orders (
     id     uuid          NOT NULL PRIMARY KEY,
     total  numeric(12,2) NOT NULL
