@@ -41,12 +41,15 @@ public interface Outbox extends AutoCloseable {
    */
   static Outbox create(
       OutboxOptions options, OutboxStore store, EventPublisher publisher, Clock clock) {
-    return Engines.create(options, store, publisher, clock);
+    return Engines.create(options, options.instanceIdSet(), store, publisher, clock);
   }
 
   /**
    * Starts the processor and the cleanup schedule on threads of their own. Calling it again does
-   * nothing.
+   * nothing. From here until {@link #close()} the outbox holds its {@linkplain
+   * OutboxOptions#instanceId() instance id} in this JVM: when another running outbox holds a it
+   * already, it runs under the id with a suffix ({@code -2}), which {@link #health()} shows and a
+   * log line explains (a warning when the id was set).
    *
    * @throws IllegalStateException when the outbox was closed
    */
@@ -54,7 +57,8 @@ public interface Outbox extends AutoCloseable {
 
   /**
    * Stops the processor and cleanup, lets the batch in flight finish within {@link
-   * OutboxOptions#shutdownTimeout()}, and closes the publisher. Calling it again does nothing.
+   * OutboxOptions#shutdownTimeout()}, closes the publisher, and frees the instance id for another
+   * outbox of this JVM. Calling it again does nothing.
    */
   @Override
   void close();

@@ -8,7 +8,9 @@ import java.time.Instant;
  *
  * @param running whether the processor runs (in {@link DeliveryMode#CDC}: whether cleanup runs)
  * @param deliveryMode who delivers: the processor, or Debezium reading the database's log
- * @param instanceId the name this processor stamps on its claims
+ * @param instanceId the name this processor stamps on its claims: {@link
+ *     OutboxOptions#instanceId()}, with a suffix when another outbox of this JVM ran under it when
+ *     this one started
  * @param pending messages waiting to be published, across all instances; -1 when the store could
  *     not be read; 0 in {@link DeliveryMode#CDC}, where the connector's progress is the replication
  *     slot's (watch its lag, see the CDC documentation)

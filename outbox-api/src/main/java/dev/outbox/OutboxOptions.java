@@ -91,6 +91,7 @@ public final class OutboxOptions {
   private final DeliveryMode deliveryMode;
   private final EventSerializer serializer;
   private final String instanceId;
+  private final boolean instanceIdSet;
   private final Duration shutdownTimeout;
   private final Duration brokerProbeInterval;
   private final Duration brokerOutageTolerance;
@@ -105,6 +106,7 @@ public final class OutboxOptions {
     this.deliveryMode = builder.deliveryMode;
     this.serializer = builder.serializer;
     this.instanceId = builder.instanceId != null ? builder.instanceId : defaultInstanceId();
+    this.instanceIdSet = builder.instanceIdSet;
     this.shutdownTimeout = builder.shutdownTimeout;
     this.brokerProbeInterval = builder.brokerProbeInterval;
     this.brokerOutageTolerance = builder.brokerOutageTolerance;
@@ -402,12 +404,26 @@ public final class OutboxOptions {
   }
 
   /**
-   * The name this processor stamps on its claims.
+   * The name this processor stamps on its claims and leases, and that starts its log lines and
+   * thread names. No two outboxes running in one JVM (started and not closed) run under one id: a
+   * default id (one per options object, so shared by every outbox built on these options) that an
+   * outbox of this JVM already runs under is taken with a suffix ({@code -2}, {@code -3}, ...) by
+   * the outbox that starts second, which logs it; so is an id {@linkplain
+   * Builder#instanceId(String) set}, with a warning. A closed outbox frees its id. The id an outbox
+   * runs under is {@link OutboxHealth#instanceId()}.
    *
-   * @return default {@code <host>-<pid>-<random>}, unique per process
+   * @return default {@code <host>-<pid>-<random>}, generated once per options object
    */
   public String instanceId() {
     return instanceId;
+  }
+
+  /**
+   * Whether {@link #instanceId()} was set rather than generated, kept by {@link #toBuilder()}; the
+   * engine reads it through {@link Outbox#create}.
+   */
+  boolean instanceIdSet() {
+    return instanceIdSet;
   }
 
   /**
@@ -519,6 +535,7 @@ public final class OutboxOptions {
     private DeliveryMode deliveryMode = DeliveryMode.POLLING;
     private EventSerializer serializer;
     private String instanceId;
+    private boolean instanceIdSet;
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
     private Duration brokerProbeInterval = DEFAULT_BROKER_PROBE_INTERVAL;
     private Duration brokerOutageTolerance = DEFAULT_BROKER_OUTAGE_TOLERANCE;
@@ -535,6 +552,7 @@ public final class OutboxOptions {
       deliveryMode = options.deliveryMode;
       serializer = options.serializer;
       instanceId = options.instanceId;
+      instanceIdSet = options.instanceIdSet;
       shutdownTimeout = options.shutdownTimeout;
       brokerProbeInterval = options.brokerProbeInterval;
       brokerOutageTolerance = options.brokerOutageTolerance;
@@ -798,7 +816,11 @@ public final class OutboxOptions {
     }
 
     /**
-     * Sets {@link OutboxOptions#instanceId()}.
+     * Sets {@link OutboxOptions#instanceId()}. Each outbox needs one of its own: among the
+     * processors sharing a table, and among the outboxes running in this JVM, where an outbox that
+     * starts under an id set here that a running outbox already holds runs under it with a suffix
+     * ({@code -2}) and warns. Left unset, the id is generated, and a second outbox running on the
+     * same options takes it with a suffix.
      *
      * @param id non-blank, at most 100 characters, unique among the processors sharing a table
      * @return this builder
@@ -810,6 +832,7 @@ public final class OutboxOptions {
                 + (id == null ? "null" : '"' + id + '"'));
       }
       this.instanceId = id;
+      this.instanceIdSet = true;
       return this;
     }
 

@@ -49,6 +49,24 @@ class OutboxOptionsTest {
   }
 
   @Test
+  void aGeneratedInstanceIdStaysGeneratedThroughToBuilderAndASetOneStaysSet() {
+    OutboxOptions generated = OutboxOptions.builder().build();
+    OutboxOptions copied = generated.toBuilder().batchSize(5).build();
+    OutboxOptions set = generated.toBuilder().instanceId("node-1").build();
+    OutboxOptions bound = OutboxOptions.fromMap(Map.of("outbox.instance-id", "node-2"), "outbox");
+
+    assertThat(generated.instanceIdSet()).isFalse();
+    assertThat(copied.instanceId()).isEqualTo(generated.instanceId());
+    assertThat(copied.instanceIdSet()).isFalse();
+    assertThat(set.instanceIdSet()).isTrue();
+    assertThat(set.toBuilder().maxAttempts(3).build().instanceIdSet()).isTrue();
+    assertThat(bound.instanceIdSet()).isTrue();
+    assertThat(OutboxOptions.builder().build().instanceId())
+        .as("generated once per options object")
+        .isNotEqualTo(generated.instanceId());
+  }
+
+  @Test
   void setterNamesFieldAndBadValue() {
     assertThatThrownBy(() -> OutboxOptions.builder().batchSize(-1))
         .isInstanceOf(IllegalArgumentException.class)

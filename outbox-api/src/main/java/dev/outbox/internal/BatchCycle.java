@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -89,6 +90,7 @@ final class BatchCycle {
       Duration publishTook) {}
 
   private final OutboxOptions options;
+  private final Supplier<String> instanceId;
   private final OutboxStore store;
   private final PublishCall publishCall;
   private final OutcomeRules rules;
@@ -100,6 +102,7 @@ final class BatchCycle {
 
   BatchCycle(
       OutboxOptions options,
+      Supplier<String> instanceId,
       OutboxStore store,
       PublishCall publishCall,
       OutboxListener listeners,
@@ -108,6 +111,7 @@ final class BatchCycle {
       InDoubtHeads inDoubt,
       BrokerGate broker) {
     this.options = options;
+    this.instanceId = instanceId;
     this.inDoubt = inDoubt;
     this.broker = broker;
     this.store = store;
@@ -179,7 +183,7 @@ final class BatchCycle {
    * @return the request
    */
   ClaimRequest claimRequest(boolean newHeads, int limit) {
-    return new ClaimRequest(options.instanceId(), limit, options.leaseDuration(), newHeads);
+    return new ClaimRequest(instanceId.get(), limit, options.leaseDuration(), newHeads);
   }
 
   /**

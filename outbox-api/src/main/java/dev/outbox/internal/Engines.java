@@ -15,13 +15,19 @@ public final class Engines {
    * The engine on a store and a publisher.
    *
    * @param options the options
+   * @param instanceIdSet whether the options' instance id was set rather than generated: a set one
+   *     that a running outbox of this JVM holds fails the start, a generated one gets a suffix
    * @param store the store; the engine subscribes to its commit hand-over, if it has one
    * @param publisher the publisher
    * @param clock the clock
    * @return the engine, not started
    */
   public static Outbox create(
-      OutboxOptions options, OutboxStore store, EventPublisher publisher, Clock clock) {
-    return new OutboxEngine(options, store, publisher, clock);
+      OutboxOptions options,
+      boolean instanceIdSet,
+      OutboxStore store,
+      EventPublisher publisher,
+      Clock clock) {
+    return new OutboxEngine(options, instanceIdSet, store, publisher, clock);
   }
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -55,7 +56,7 @@ final class InDoubtHeads implements AutoCloseable {
    */
   record Settled(LeasedHead head, Map<UUID, PublishResult> results, boolean capped) {}
 
-  private final String instanceId;
+  private final Supplier<String> instanceId;
   private final OutboxStore store;
   private final Duration lease;
   private final Duration cap;
@@ -70,6 +71,7 @@ final class InDoubtHeads implements AutoCloseable {
   /**
    * Creates the registry.
    *
+   * @param instanceId the id the outbox runs under, the holder of the leases it renews
    * @param onSettled told (on any thread) when a head's doubt is over: take it with {@link
    *     #takeSettled()}
    * @param storeOutage told whether renewing leases reached the store
@@ -78,11 +80,12 @@ final class InDoubtHeads implements AutoCloseable {
    */
   InDoubtHeads(
       OutboxOptions options,
+      Supplier<String> instanceId,
       OutboxStore store,
       Runnable onSettled,
       Outage storeOutage,
       BrokerGate broker) {
-    this.instanceId = options.instanceId();
+    this.instanceId = instanceId;
     this.store = store;
     this.lease = options.leaseDuration();
     this.cap = options.publishTimeout().multipliedBy(2);
@@ -97,7 +100,7 @@ final class InDoubtHeads implements AutoCloseable {
       timer =
           Executors.newSingleThreadScheduledExecutor(
               task -> {
-                Thread thread = new Thread(task, "outbox-leases-" + instanceId);
+                Thread thread = new Thread(task, "outbox-leases-" + instanceId.get());
                 thread.setDaemon(true);
                 return thread;
               });
@@ -226,7 +229,7 @@ final class InDoubtHeads implements AutoCloseable {
     long started = System.nanoTime();
     try {
       Set<Lease> leases = new HashSet<>(open.keySet());
-      List<Lease> lostNow = store.renew(instanceId, leases, lease);
+      List<Lease> lostNow = store.renew(instanceId.get(), leases, lease);
       storeOutage.succeeded();
       for (Lease gone : lostNow) {
         if (lost.add(gone)) {

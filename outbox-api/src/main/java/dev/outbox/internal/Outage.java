@@ -2,6 +2,7 @@ package dev.outbox.internal;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
@@ -22,7 +23,7 @@ final class Outage {
 
   private static final int MAX_REASON_LENGTH = 300;
 
-  private final String instanceId;
+  private final Supplier<String> instanceId;
   private final String down;
   private final String up;
   private final String meanwhile;
@@ -35,14 +36,14 @@ final class Outage {
   /**
    * A dependency that answers, until told otherwise.
    *
-   * @param instanceId the outbox instance, first on each line
+   * @param instanceId the id the outbox runs under, first on each line
    * @param down what the lines say when it does not answer: {@code store (database) unreachable}
    * @param up what the line says when it answers again: {@code store (database) reachable again}
    * @param meanwhile what the outbox does while it does not answer: {@code the processor retries
    *     every 500 ms}
    * @param log where the lines go
    */
-  Outage(String instanceId, String down, String up, String meanwhile, Logger log) {
+  Outage(Supplier<String> instanceId, String down, String up, String meanwhile, Logger log) {
     this(instanceId, down, up, meanwhile, log, Duration.ZERO);
   }
 
@@ -50,7 +51,13 @@ final class Outage {
    * The same with a quiet time: the warning comes with the first failed attempt that starts at
    * least {@code quiet} after the first one, with no success in between.
    */
-  Outage(String instanceId, String down, String up, String meanwhile, Logger log, Duration quiet) {
+  Outage(
+      Supplier<String> instanceId,
+      String down,
+      String up,
+      String meanwhile,
+      Logger log,
+      Duration quiet) {
     this.instanceId = instanceId;
     this.down = down;
     this.up = up;
@@ -88,16 +95,16 @@ final class Outage {
       announced = true;
       log.warn(
           "Outbox {}: {} while {}: {}; {} (stack traces at DEBUG)",
-          instanceId,
+          instanceId.get(),
           down,
           during,
           reason,
           meanwhile);
-      log.debug("Outbox {}: {} while {}", instanceId, down, during, error);
+      log.debug("Outbox {}: {} while {}", instanceId.get(), down, during, error);
     } else {
       log.debug(
           "Outbox {}: {}, attempt {} failed while {}: {}",
-          instanceId,
+          instanceId.get(),
           down,
           failures,
           during,
@@ -135,7 +142,7 @@ final class Outage {
     }
     Duration lasted = Duration.ofNanos(System.nanoTime() - downSince);
     String line = "Outbox {}: " + how + "; {} {} failed";
-    Object[] values = {instanceId, format(lasted), failures, attempts(failures)};
+    Object[] values = {instanceId.get(), format(lasted), failures, attempts(failures)};
     if (announced) {
       log.info(line, values);
     } else {

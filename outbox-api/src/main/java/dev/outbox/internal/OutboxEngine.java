@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * The {@link Outbox}: a processor thread that runs {@link BatchCycle}s, a cleanup schedule, and the
  * dead-letter service. The loop never dies: every failure is logged and the loop waits for the poll
  * interval before it tries again. A store or a broker that does not answer is an {@link Outage}:
- * one line when it starts and one when it ends, however many attempts fail in between.
+ * one line when it starts and one when it ends, however many attempts fail in between. From its
+ * start to its close it holds an instance id no other outbox of this JVM runs under ({@link
+ * RunningInstanceIds}).
  */
 final class OutboxEngine implements Outbox {
 
@@ -43,6 +46,7 @@ final class OutboxEngine implements Outbox {
   private static final Duration RECORD_GRACE = Duration.ofSeconds(5);
 
   private final OutboxOptions options;
+  private final boolean instanceIdSet;
   private final EventPublisher publisher;
   private final PublishCall publishCall;
   private final BatchCycle cycle;
@@ -71,10 +75,28 @@ final class OutboxEngine implements Outbox {
   private AutoCloseable leaseReceiver = () -> {};
   private Thread processor;
   private ScheduledExecutorService cleanupSchedule;
+  // The options' id until start() takes the one it runs under from RunningInstanceIds.
+  private volatile String instanceId;
 
-  /** Creates the engine; {@link Outbox#create} calls it through {@link Engines}. */
-  OutboxEngine(OutboxOptions options, OutboxStore store, EventPublisher publisher, Clock clock) {
-    this(options, store, publisher, clock, LoggerFactory.getLogger(Outage.class), BROKER_QUIET);
+  /**
+   * Creates the engine; {@link Outbox#create} calls it through {@link Engines}.
+   *
+   * @param instanceIdSet whether the options' instance id was set rather than generated
+   */
+  OutboxEngine(
+      OutboxOptions options,
+      boolean instanceIdSet,
+      OutboxStore store,
+      EventPublisher publisher,
+      Clock clock) {
+    this(
+        options,
+        instanceIdSet,
+        store,
+        publisher,
+        clock,
+        LoggerFactory.getLogger(Outage.class),
+        BROKER_QUIET);
   }
 
   /**
@@ -83,12 +105,15 @@ final class OutboxEngine implements Outbox {
    */
   OutboxEngine(
       OutboxOptions options,
+      boolean instanceIdSet,
       OutboxStore store,
       EventPublisher publisher,
       Clock clock,
       Logger outageLog,
       Duration brokerQuiet) {
     this.options = Objects.requireNonNull(options, "options");
+    this.instanceIdSet = instanceIdSet;
+    this.instanceId = options.instanceId();
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -96,17 +121,26 @@ final class OutboxEngine implements Outbox {
     this.lastError = new LastError(clock);
     this.leased = new LeasedQueue(options.publishTimeout(), clock);
     this.publishCall =
-        new PublishCall(
-            publisher, options.publishTimeout(), "outbox-publish-" + options.instanceId());
-    this.storeOutage = storeOutage(options, outageLog);
+        new PublishCall(publisher, options.publishTimeout(), () -> "outbox-publish-" + instanceId);
+    this.storeOutage = storeOutage(options, this::instanceId, outageLog);
     this.broker =
         new BrokerGate(
-            brokerOutage(options, publisher, outageLog, brokerQuiet),
+            brokerOutage(options, this::instanceId, publisher, outageLog, brokerQuiet),
             clock,
             options.brokerProbeInterval());
-    this.inDoubt = new InDoubtHeads(options, store, wake::signal, storeOutage, broker);
+    this.inDoubt =
+        new InDoubtHeads(options, this::instanceId, store, wake::signal, storeOutage, broker);
     this.cycle =
-        new BatchCycle(options, store, publishCall, listeners, lastError, clock, inDoubt, broker);
+        new BatchCycle(
+            options,
+            this::instanceId,
+            store,
+            publishCall,
+            listeners,
+            lastError,
+            clock,
+            inDoubt,
+            broker);
     this.cleanup = new Cleanup(options, store, clock);
     this.deadLetters =
         new StoreDeadLetterService(
@@ -120,17 +154,13 @@ final class OutboxEngine implements Outbox {
   }
 
   /** The store's outage lines, saying who tries again and how often. */
-  private static Outage storeOutage(OutboxOptions options, Logger log) {
+  private static Outage storeOutage(OutboxOptions options, Supplier<String> id, Logger log) {
     String meanwhile =
         options.deliveryMode() == DeliveryMode.CDC
             ? "cleanup retries every " + Outage.format(options.cleanupInterval())
             : "the processor retries every " + Outage.format(options.pollInterval());
     return new Outage(
-        options.instanceId(),
-        "store (database) unreachable",
-        "store (database) reachable again",
-        meanwhile,
-        log);
+        id, "store (database) unreachable", "store (database) reachable again", meanwhile, log);
   }
 
   /**
@@ -139,7 +169,11 @@ final class OutboxEngine implements Outbox {
    * never of a message.
    */
   private static Outage brokerOutage(
-      OutboxOptions options, EventPublisher publisher, Logger log, Duration quiet) {
+      OutboxOptions options,
+      Supplier<String> id,
+      EventPublisher publisher,
+      Logger log,
+      Duration quiet) {
     String system;
     try {
       system = publisher.messagingSystem();
@@ -151,7 +185,7 @@ final class OutboxEngine implements Outbox {
             ? "broker"
             : "broker (" + system + ")";
     return new Outage(
-        options.instanceId(),
+        id,
         broker + " not accepting messages",
         broker + " accepting messages again",
         "the messages stay in the outbox and count no attempt; one is tried every "
@@ -161,17 +195,32 @@ final class OutboxEngine implements Outbox {
         quiet);
   }
 
+  /**
+   * The id this outbox runs under: the options' one, with a suffix when another outbox of this JVM
+   * held it when this one started.
+   */
+  String instanceId() {
+    return instanceId;
+  }
+
   @Override
   public synchronized void start() {
     if (state.get() == State.CLOSED) {
       throw new IllegalStateException(
           "This outbox was closed and cannot start again; create a new one");
     }
-    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+    if (state.get() != State.NEW) {
       return;
     }
+    // The options' id, or with a suffix when another running outbox of this JVM holds it.
+    instanceId =
+        RunningInstanceIds.JVM.take(
+            options.instanceId(),
+            new RunningInstanceIds.Starter(
+                this, store, instanceIdSet, options.deliveryMode() == DeliveryMode.POLLING));
+    state.set(State.RUNNING);
     if (options.deliveryMode() == DeliveryMode.POLLING) {
-      processor = new Thread(this::loop, "outbox-processor-" + options.instanceId());
+      processor = new Thread(this::loop, "outbox-processor-" + instanceId);
       processor.setDaemon(true);
       processor.start();
       if (options.leaseOnWrite()) {
@@ -182,16 +231,14 @@ final class OutboxEngine implements Outbox {
                     handOver ->
                         handOver.receiveLeases(
                             new CommitHandOver.LeaseReceiver(
-                                options.instanceId(),
-                                options.leaseDuration(),
-                                this::publishLeased)))
+                                instanceId, options.leaseDuration(), this::publishLeased)))
                 .orElse(() -> {});
       }
     }
     cleanupSchedule =
         Executors.newSingleThreadScheduledExecutor(
             task -> {
-              Thread thread = new Thread(task, "outbox-cleanup-" + options.instanceId());
+              Thread thread = new Thread(task, "outbox-cleanup-" + instanceId);
               thread.setDaemon(true);
               return thread;
             });
@@ -200,10 +247,9 @@ final class OutboxEngine implements Outbox {
         this::cleanUpQuietly, interval, interval, TimeUnit.MILLISECONDS);
     if (options.deliveryMode() == DeliveryMode.CDC) {
       LOG.info(
-          "Outbox {} started in CDC mode: cleanup by age only, the connector delivers",
-          options.instanceId());
+          "Outbox {} started in CDC mode: cleanup by age only, the connector delivers", instanceId);
     } else {
-      LOG.info("Outbox {} started", options.instanceId());
+      LOG.info("Outbox {} started", instanceId);
     }
   }
 
@@ -253,7 +299,7 @@ final class OutboxEngine implements Outbox {
     return new OutboxHealth(
         isRunning(),
         options.deliveryMode(),
-        options.instanceId(),
+        instanceId,
         pending,
         lag,
         dead,
@@ -287,24 +333,29 @@ final class OutboxEngine implements Outbox {
     if (previous == State.CLOSED) {
       return;
     }
-    unsubscribe(leaseReceiver);
-    unsubscribe(wakeUps);
-    if (previous == State.RUNNING) {
-      cleanupSchedule.shutdownNow();
-      wake.signal();
-      if (processor != null) {
-        awaitProcessor();
-        releaseHandedOver();
-      }
-    }
-    publishCall.close();
-    inDoubt.close();
     try {
-      publisher.close();
-    } catch (RuntimeException e) {
-      LOG.warn("Closing the publisher failed", e);
+      unsubscribe(leaseReceiver);
+      unsubscribe(wakeUps);
+      if (previous == State.RUNNING) {
+        cleanupSchedule.shutdownNow();
+        wake.signal();
+        if (processor != null) {
+          awaitProcessor();
+          releaseHandedOver();
+        }
+      }
+      publishCall.close();
+      inDoubt.close();
+      try {
+        publisher.close();
+      } catch (RuntimeException e) {
+        LOG.warn("Closing the publisher failed", e);
+      }
+    } finally {
+      // Last: no thread of this outbox runs under its id any more.
+      RunningInstanceIds.JVM.release(this);
     }
-    LOG.info("Outbox {} closed", options.instanceId());
+    LOG.info("Outbox {} closed", instanceId);
   }
 
   private static void unsubscribe(AutoCloseable subscription) {
@@ -343,7 +394,8 @@ final class OutboxEngine implements Outbox {
    */
   private void loop() {
     boolean claimDue = true;
-    try (Pipeline pipeline = new Pipeline(options, cycle, store, leased, clock, broker)) {
+    try (Pipeline pipeline =
+        new Pipeline(options, instanceId, cycle, store, leased, clock, broker)) {
       while (state.get() == State.RUNNING) {
         int work = 0;
         long started = System.nanoTime();
@@ -387,8 +439,8 @@ final class OutboxEngine implements Outbox {
    * {@link CommitHandOver} after the commit. When the outbox no longer runs, the heads are left to
    * the claim, which takes them once their lease has run out.
    *
-   * @param heads the committed heads leased to {@link OutboxOptions#instanceId()}, with the
-   *     messages the transaction wrote behind them
+   * @param heads the committed heads leased to {@link #instanceId()}, with the messages the
+   *     transaction wrote behind them
    * @param leaseUntil when their lease runs out, on this processor's clock
    */
   void publishLeased(List<LeasedHead> heads, Instant leaseUntil) {
@@ -450,6 +502,6 @@ final class OutboxEngine implements Outbox {
 
   @Override
   public String toString() {
-    return "Outbox[" + options.instanceId() + ", " + state.get() + ']';
+    return "Outbox[" + instanceId + ", " + state.get() + ']';
   }
 }

@@ -109,10 +109,12 @@ final class Pipeline implements AutoCloseable {
   /**
    * Creates the pipeline and its store worker.
    *
+   * @param instanceId the id the outbox runs under, in the worker's name
    * @param broker whether to send: while the broker is unavailable, only a probe is sent
    */
   Pipeline(
       OutboxOptions options,
+      String instanceId,
       BatchCycle cycle,
       OutboxStore store,
       LeasedQueue leased,
@@ -123,7 +125,7 @@ final class Pipeline implements AutoCloseable {
     this.store = store;
     this.clock = clock;
     this.shutdownTimeout = options.shutdownTimeout();
-    this.instanceId = options.instanceId();
+    this.instanceId = instanceId;
     this.leased = leased;
     this.batchSize = options.batchSize();
     this.claimAhead =

@@ -20,6 +20,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +54,7 @@ final class PublishCall implements AutoCloseable {
 
   private final EventPublisher publisher;
   private final Duration timeout;
-  private final String threadName;
+  private final Supplier<String> threadName;
   private ExecutorService worker;
   // When the client was last recreated (System.nanoTime()); long ago at first.
   private volatile long lastRecreated = System.nanoTime() - Duration.ofDays(1).toNanos();
@@ -62,9 +63,9 @@ final class PublishCall implements AutoCloseable {
    * The processor waits at most {@code timeout} for a batch, which the options keep shorter than
    * the lease, so a batch never outlives its claim. The publisher is handed a slightly smaller
    * budget (a tenth less, at most one second less) so that it can return its own per-message
-   * results before that.
+   * results before that. Its worker threads are named {@code threadName} when they start.
    */
-  PublishCall(EventPublisher publisher, Duration timeout, String threadName) {
+  PublishCall(EventPublisher publisher, Duration timeout, Supplier<String> threadName) {
     this.publisher = publisher;
     this.timeout = timeout;
     this.threadName = threadName;
@@ -226,7 +227,7 @@ final class PublishCall implements AutoCloseable {
       worker =
           Executors.newSingleThreadExecutor(
               task -> {
-                Thread thread = new Thread(task, threadName);
+                Thread thread = new Thread(task, threadName.get());
                 thread.setDaemon(true);
                 return thread;
               });

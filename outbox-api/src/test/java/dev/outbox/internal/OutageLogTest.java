@@ -67,6 +67,7 @@ class OutageLogTest {
                 .retryPolicy(RetryPolicy.fixed(Duration.ofMillis(10)))
                 .maxAttempts(100)
                 .build(),
+            true,
             flaky,
             publisher,
             Clock.systemUTC(),

@@ -13,7 +13,7 @@ class OutageTest {
   private final RecordingLogger log = new RecordingLogger();
   private final Outage outage =
       new Outage(
-          "test-1",
+          () -> "test-1",
           "store (database) unreachable",
           "store (database) reachable again",
           "the processor retries every 500 ms",
@@ -109,7 +109,7 @@ class OutageTest {
   void failuresThatEndWithinTheQuietTimeAreOnlyDebugLines() {
     Outage broker =
         new Outage(
-            "test-1",
+            () -> "test-1",
             "broker not accepting messages",
             "broker accepting messages again",
             "retried",
@@ -130,7 +130,7 @@ class OutageTest {
   void failuresThatOutlastTheQuietTimeAreOneWarningThenOneInfoLine() {
     Outage broker =
         new Outage(
-            "test-1",
+            () -> "test-1",
             "broker not accepting messages",
             "broker accepting messages again",
             "retried",

@@ -208,6 +208,42 @@ abstract class AbstractProcessorIT {
   }
 
   @Test
+  void twoOutboxesOnOnePersistenceUnitRunUnderDistinctIdsAndDeliverEachEventOnceBetweenThem() {
+    RecordingPublisher firstBroker = new RecordingPublisher(0);
+    RecordingPublisher secondBroker = new RecordingPublisher(0);
+    List<Long> ids = new ArrayList<>();
+    for (int a = 0; a < 10; a++) {
+      ids.add(IDS.getAndIncrement());
+    }
+    try (Outbox first = HibernateOutbox.create(emf, firstBroker);
+        Outbox second = HibernateOutbox.create(emf, secondBroker)) {
+      first.start();
+      second.start();
+
+      String id = HibernateOutbox.options(emf).instanceId();
+      assertThat(first.health().instanceId()).isEqualTo(id);
+      assertThat(second.health().instanceId()).isEqualTo(id + "-2");
+
+      writeSequences(ids, 20, 5);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> firstBroker.deliveredCount() + secondBroker.deliveredCount() >= 200);
+    }
+    List<String> expected = new ArrayList<>();
+    for (int e = 0; e < 20; e++) {
+      expected.add("{\"text\":\"" + e + "\"}");
+    }
+    for (Long id : ids) {
+      List<String> delivered = new ArrayList<>();
+      firstBroker.deliveredTo(Long.toString(id)).forEach(m -> delivered.add(m.payload()));
+      secondBroker.deliveredTo(Long.toString(id)).forEach(m -> delivered.add(m.payload()));
+      assertThat(delivered)
+          .as("aggregate %d: every event once, by one of the two", id)
+          .containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  @Test
   void anIdleAggregateIsWrittenLeasedToTheRunningProcessorAndPublishedFromMemoryInOrder() {
     RecordingPublisher publisher = new RecordingPublisher(0);
     Outbox fast =

@@ -240,6 +240,52 @@ abstract class AbstractJdbcOutboxIT {
   }
 
   @Test
+  void twoOutboxesOfOneJdbcOutboxRunUnderDistinctIdsAndDeliverEachMessageOnceBetweenThem() {
+    RefusingPoison firstBroker = new RefusingPoison();
+    RefusingPoison secondBroker = new RefusingPoison();
+    List<String> aggregates = List.of("o-1", "o-2", "o-3", "o-4", "o-5");
+    try (Outbox first = jdbc.outbox(firstBroker);
+        Outbox second = jdbc.outbox(secondBroker)) {
+      first.start();
+      second.start();
+
+      String id = jdbc.options().instanceId();
+      assertThat(first.health().instanceId()).isEqualTo(id);
+      assertThat(second.health().instanceId()).isEqualTo(id + "-2");
+
+      for (int i = 1; i <= 10; i++) {
+        String text = Integer.toString(i);
+        jdbc.inTransaction(
+            connection -> {
+              EventBatch batch = jdbc.batch();
+              aggregates.forEach(aggregate -> batch.add("Order", aggregate, new Noted(text)));
+              batch.send(connection);
+              return null;
+            });
+      }
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  aggregates.stream()
+                          .mapToInt(
+                              a ->
+                                  firstBroker.published(a).size()
+                                      + secondBroker.published(a).size())
+                          .sum()
+                      == 50);
+      List<String> expected = LongStream.rangeClosed(1, 10).mapToObj(Long::toString).toList();
+      for (String aggregate : aggregates) {
+        List<String> delivered = new ArrayList<>(firstBroker.published(aggregate));
+        delivered.addAll(secondBroker.published(aggregate));
+        assertThat(delivered)
+            .as("%s: every message once, by one of the two", aggregate)
+            .containsExactlyInAnyOrderElementsOf(expected);
+      }
+    }
+  }
+
+  @Test
   void anOutboxWithoutAPublisherIsOnlyForCdcWhereItCleansUpAndNeverPublishes() {
     assertThatThrownBy(() -> jdbc.outbox())
         .isInstanceOf(OutboxException.class)
