@@ -1,6 +1,7 @@
 package dev.outbox.jdbc;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
@@ -72,8 +73,7 @@ public final class JacksonEventSerializer implements EventSerializer {
               + event.getClass().getName()
               + ": it sees no properties in "
               + e.getType().getRawClass().getName()
-              + " at "
-              + e.getPathReference()
+              + location(e)
               + ". Give that class getters or @JsonProperty fields, or register a serializer for"
               + " it in the ObjectMapper; writing it as {} would lose its data.",
           e);
@@ -84,8 +84,32 @@ public final class JacksonEventSerializer implements EventSerializer {
 
   private static OutboxException failed(DomainEvent event, JsonProcessingException e) {
     return new OutboxException(
-        "Jackson cannot serialize " + event.getClass().getName() + ": " + e.getOriginalMessage(),
+        "Jackson cannot serialize "
+            + event.getClass().getName()
+            + location(e)
+            + ": "
+            + sentence(e.getOriginalMessage(), e),
         e);
+  }
+
+  /**
+   * Where in the event the failure is, as {@code " at Event["field"]"}; nothing for the event
+   * itself, whose path is empty.
+   */
+  private static String location(JsonProcessingException e) {
+    if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+      return " at " + mapping.getPathReference();
+    }
+    return "";
+  }
+
+  /** Jackson's message as one sentence: ending in a single period, whether or not it had one. */
+  private static String sentence(String message, JsonProcessingException e) {
+    String text = message == null || message.isBlank() ? e.getClass().getName() : message.strip();
+    while (text.endsWith(".")) {
+      text = text.substring(0, text.length() - 1).stripTrailing();
+    }
+    return text + '.';
   }
 
   @Override

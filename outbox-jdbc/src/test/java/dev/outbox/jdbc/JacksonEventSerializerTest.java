@@ -41,6 +41,24 @@ class JacksonEventSerializerTest {
     }
   }
 
+  /** An accessor failing with a message that already ends in a period. */
+  record BrokenSentence(String value) implements DomainEvent {
+    @Override
+    public String value() {
+      throw new IllegalStateException("The value is gone.");
+    }
+  }
+
+  /** An event class with private fields and no getters: Jackson sees no properties in it. */
+  static final class Opaque implements DomainEvent {
+    private final long cents = 5;
+
+    @Override
+    public String toString() {
+      return "Opaque " + cents;
+    }
+  }
+
   @Test
   void defaultMapperWritesIsoTimesOptionalsAndEmptyEvents() {
     JacksonEventSerializer serializer = new JacksonEventSerializer();
@@ -81,5 +99,56 @@ class JacksonEventSerializerTest {
         .hasMessageContaining("no properties in " + Money.class.getName())
         .hasMessageContaining("[\"price\"]")
         .hasMessageNotContaining("disable");
+  }
+
+  @Test
+  void anEventWithoutPropertiesIsNamedWithoutALocation() {
+    assertThatThrownBy(() -> new JacksonEventSerializer().serialize(new Opaque()))
+        .isInstanceOf(OutboxException.class)
+        .hasMessage(
+            "Jackson cannot serialize "
+                + Opaque.class.getName()
+                + ": it sees no properties in "
+                + Opaque.class.getName()
+                + ". Give that class getters or @JsonProperty fields, or register a serializer for"
+                + " it in the ObjectMapper; writing it as {} would lose its data.");
+  }
+
+  @Test
+  void aNestedValueWithoutPropertiesIsNamedWithItsLocation() {
+    assertThatThrownBy(
+            () ->
+                new JacksonEventSerializer()
+                    .serialize(new PriceChanged("p-1", new Money(5, "EUR"))))
+        .isInstanceOf(OutboxException.class)
+        .hasMessage(
+            "Jackson cannot serialize "
+                + PriceChanged.class.getName()
+                + ": it sees no properties in "
+                + Money.class.getName()
+                + " at "
+                + PriceChanged.class.getName()
+                + "[\"price\"]. Give that class getters or @JsonProperty fields, or register a"
+                + " serializer for it in the ObjectMapper; writing it as {} would lose its data.");
+  }
+
+  @Test
+  void jacksonsOwnMessageEndsInOnePeriod() {
+    assertThatThrownBy(() -> new JacksonEventSerializer().serialize(new Broken("x")))
+        .isInstanceOf(OutboxException.class)
+        .hasMessage(
+            "Jackson cannot serialize "
+                + Broken.class.getName()
+                + " at "
+                + Broken.class.getName()
+                + "[\"value\"]: nope.");
+    assertThatThrownBy(() -> new JacksonEventSerializer().serialize(new BrokenSentence("x")))
+        .isInstanceOf(OutboxException.class)
+        .hasMessage(
+            "Jackson cannot serialize "
+                + BrokenSentence.class.getName()
+                + " at "
+                + BrokenSentence.class.getName()
+                + "[\"value\"]: The value is gone.");
   }
 }

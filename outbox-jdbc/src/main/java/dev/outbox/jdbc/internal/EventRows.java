@@ -110,7 +110,7 @@ public final class EventRows {
               + '/'
               + aggregateId
               + ": "
-              + e.getMessage()
+              + withoutFinalPeriod(e)
               + ". "
               + consequence
               + " Make the event serializable by "
@@ -127,5 +127,14 @@ public final class EventRows {
               + consequence);
     }
     return payload;
+  }
+
+  /** The serializer's message without its final period, to end our sentence with one. */
+  private static String withoutFinalPeriod(RuntimeException e) {
+    String text = e.getMessage() == null ? e.getClass().getName() : e.getMessage().strip();
+    while (text.endsWith(".")) {
+      text = text.substring(0, text.length() - 1).stripTrailing();
+    }
+    return text;
   }
 }

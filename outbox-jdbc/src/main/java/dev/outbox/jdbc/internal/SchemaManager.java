@@ -2,6 +2,8 @@ package dev.outbox.jdbc.internal;
 
 import dev.outbox.OutboxException;
 import dev.outbox.OutboxOptions;
+import dev.outbox.jdbc.OutboxSchemaException;
+import dev.outbox.jdbc.OutboxSchemaException.Problem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +11,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -49,7 +54,7 @@ public final class SchemaManager {
    * columns.
    *
    * @param connection a connection to the database
-   * @throws OutboxException naming the missing table or columns and the migration to run
+   * @throws OutboxSchemaException naming the missing tables or columns and the migration to run
    */
   public void prepare(Connection connection) throws SQLException {
     boolean autoCommit = connection.getAutoCommit();
@@ -58,9 +63,7 @@ public final class SchemaManager {
       if (options.createSchema()) {
         create(connection);
       }
-      check(connection, options.outboxTable(), OUTBOX_COLUMNS);
-      check(connection, options.headTable(), HEAD_COLUMNS);
-      check(connection, options.deadLetterTable(), DEAD_LETTER_COLUMNS);
+      check(connection);
     } finally {
       connection.setAutoCommit(autoCommit);
     }
@@ -97,41 +100,125 @@ public final class SchemaManager {
     }
   }
 
-  private void check(Connection connection, String table, String columns) {
-    try (Statement statement = connection.createStatement()) {
-      statement.executeQuery("SELECT 1 FROM " + table + " WHERE 1 = 0").close();
-    } catch (SQLException missing) {
-      throw new OutboxException(
-          "The outbox table '"
-              + table
-              + "' does not exist ("
-              + missing.getMessage().strip()
-              + "). Create it with the migration shipped in outbox-hibernate, classpath:"
-              + dialect.migrationResource()
-              + " (run it with Flyway, Liquibase or your SQL client), or set"
-              + " OutboxOptions.builder().createSchema(true) to create it at start in development.",
-          missing);
+  /**
+   * Checks the tables: first that each exists, then that the existing ones have the columns.
+   * Reports every table at fault at once, so that a fresh database names all three.
+   */
+  private void check(Connection connection) {
+    Map<String, String> tables = new LinkedHashMap<>();
+    tables.put(options.outboxTable(), OUTBOX_COLUMNS);
+    tables.put(options.headTable(), HEAD_COLUMNS);
+    tables.put(options.deadLetterTable(), DEAD_LETTER_COLUMNS);
+    Map<String, SQLException> missing = new LinkedHashMap<>();
+    tables.forEach(
+        (table, columns) -> query(connection, "1", table).ifPresent(e -> missing.put(table, e)));
+    if (!missing.isEmpty()) {
+      throw failure(connection, Problem.MISSING_TABLES, missing);
     }
+    Map<String, SQLException> lacking = new LinkedHashMap<>();
+    tables.forEach(
+        (table, columns) ->
+            query(connection, columns, table).ifPresent(e -> lacking.put(table, e)));
+    if (!lacking.isEmpty()) {
+      throw failure(connection, Problem.MISSING_COLUMNS, lacking);
+    }
+  }
+
+  /** Selects nothing from the table; the database's error when that fails. */
+  private static Optional<SQLException> query(Connection connection, String columns, String table) {
     try (Statement statement = connection.createStatement()) {
       statement.executeQuery("SELECT " + columns + " FROM " + table + " WHERE 1 = 0").close();
-    } catch (SQLException wrong) {
-      throw new OutboxException(
-          "The outbox table '"
-              + table
-              + "' lacks columns the outbox needs ("
-              + wrong.getMessage().strip()
-              + "). Compare it with classpath:"
-              + dialect.migrationResource()
-              + " and migrate it.",
-          wrong);
+      return Optional.empty();
+    } catch (SQLException e) {
+      return Optional.of(e);
     }
+  }
+
+  private OutboxSchemaException failure(
+      Connection connection, Problem problem, Map<String, SQLException> faults) {
+    List<String> tables = List.copyOf(faults.keySet());
+    String first = tables.get(0);
+    SQLException error = faults.get(first);
+    String database = database(connection);
+    String others = others(problem, tables.subList(1, tables.size()));
+    String resource = dialect.migrationResource();
+    String message =
+        problem == Problem.MISSING_TABLES
+            ? "The outbox table '"
+                + first
+                + "' does not exist in the "
+                + database
+                + " ("
+                + error.getMessage().strip()
+                + ")."
+                + others
+                + " Create "
+                + (tables.size() == 1 ? "it" : "them")
+                + " with the migration shipped in outbox-jdbc, classpath:"
+                + resource
+                + " (run it with Flyway, Liquibase or your SQL client), or set"
+                + " OutboxOptions.builder().createSchema(true) to create "
+                + (tables.size() == 1 ? "it" : "them")
+                + " at start in development."
+            : "The outbox table '"
+                + first
+                + "' in the "
+                + database
+                + " lacks columns the outbox needs ("
+                + error.getMessage().strip()
+                + ")."
+                + others
+                + " Compare "
+                + (tables.size() == 1 ? "it" : "them")
+                + " with classpath:"
+                + resource
+                + " and migrate "
+                + (tables.size() == 1 ? "it" : "them")
+                + ".";
+    OutboxSchemaException failure =
+        new OutboxSchemaException(message, problem, tables, database, resource, error);
+    faults.values().stream().filter(e -> e != error).forEach(failure::addSuppressed);
+    return failure;
+  }
+
+  /** The sentence naming the other tables at fault, or nothing. */
+  private static String others(Problem problem, List<String> tables) {
+    if (tables.isEmpty()) {
+      return "";
+    }
+    boolean one = tables.size() == 1;
+    return (one ? " The table '" : " The tables '")
+        + String.join("' and '", tables)
+        + "' "
+        + (problem == Problem.MISSING_TABLES
+            ? (one ? "is missing too." : "are missing too.")
+            : (one ? "lacks columns too." : "lack columns too."));
+  }
+
+  /** The database in words, from the connection: product, catalog and schema, no URL. */
+  private static String database(Connection connection) {
+    StringBuilder words = new StringBuilder();
+    try {
+      words.append(connection.getMetaData().getDatabaseProductName()).append(" database");
+      String catalog = connection.getCatalog();
+      if (catalog != null && !catalog.isBlank()) {
+        words.append(" '").append(catalog).append('\'');
+      }
+      String schema = connection.getSchema();
+      if (schema != null && !schema.isBlank()) {
+        words.append(", schema '").append(schema).append('\'');
+      }
+    } catch (SQLException | AbstractMethodError e) {
+      // A driver without the metadata: name what is known.
+    }
+    return words.length() == 0 ? "database" : words.toString();
   }
 
   private String readMigration() {
     String resource = dialect.migrationResource();
     try (InputStream in = SchemaManager.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
-        throw new OutboxException("Missing resource " + resource + " in outbox-hibernate");
+        throw new OutboxException("Missing resource " + resource + " in outbox-jdbc");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {

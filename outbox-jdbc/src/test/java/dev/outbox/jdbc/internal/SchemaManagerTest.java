@@ -1,8 +1,14 @@
 package dev.outbox.jdbc.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.outbox.OutboxOptions;
+import dev.outbox.jdbc.OutboxSchemaException;
+import dev.outbox.jdbc.OutboxSchemaException.Problem;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +59,71 @@ class SchemaManagerTest {
       assertThat(ddl.stream().filter(sql -> sql.startsWith("CREATE OR REPLACE VIEW")))
           .as(dialect.toString())
           .hasSize(1);
+    }
+  }
+
+  @Test
+  void everyMissingTableIsNamedWithTheDatabaseAndTheMigration() throws Exception {
+    OutboxOptions options = OutboxOptions.defaults();
+    try (Connection connection = DriverManager.getConnection("jdbc:h2:mem:schema_missing")) {
+      OutboxSchemaException failure =
+          catchThrowableOfType(
+              OutboxSchemaException.class,
+              () -> new SchemaManager(new H2Dialect(options), options).prepare(connection));
+
+      assertThat(failure.problem()).isEqualTo(Problem.MISSING_TABLES);
+      assertThat(failure.tables())
+          .containsExactly("outbox_messages", "outbox_heads", "outbox_dead_letters");
+      assertThat(failure.database()).isEqualTo("H2 database 'SCHEMA_MISSING', schema 'PUBLIC'");
+      assertThat(failure.migrationLocation()).isEqualTo("classpath:db/outbox/h2");
+      assertThat(failure.getMessage())
+          .startsWith(
+              "The outbox table 'outbox_messages' does not exist in the H2 database"
+                  + " 'SCHEMA_MISSING', schema 'PUBLIC' (")
+          .contains(
+              "). The tables 'outbox_heads' and 'outbox_dead_letters' are missing too. Create them"
+                  + " with the migration shipped in outbox-jdbc,"
+                  + " classpath:db/outbox/h2/V1__outbox_tables.sql (run it with Flyway, Liquibase"
+                  + " or your SQL client), or set OutboxOptions.builder().createSchema(true) to"
+                  + " create them at start in development.");
+      assertThat(failure.getSuppressed()).hasSize(2);
+    }
+  }
+
+  @Test
+  void tablesLackingColumnsAreNamedOnceEveryTableExists() throws Exception {
+    OutboxOptions options = OutboxOptions.defaults();
+    try (Connection connection = DriverManager.getConnection("jdbc:h2:mem:schema_stale");
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE TABLE outbox_messages (id uuid PRIMARY KEY)");
+      statement.execute("CREATE TABLE outbox_dead_letters (id uuid PRIMARY KEY)");
+      new SchemaManager(new H2Dialect(options), options)
+          .ddl().stream()
+              .filter(sql -> sql.contains("outbox_heads") && !sql.contains("VIEW"))
+              .forEach(sql -> execute(statement, sql));
+
+      OutboxSchemaException failure =
+          catchThrowableOfType(
+              OutboxSchemaException.class,
+              () -> new SchemaManager(new H2Dialect(options), options).prepare(connection));
+
+      assertThat(failure.problem()).isEqualTo(Problem.MISSING_COLUMNS);
+      assertThat(failure.tables()).containsExactly("outbox_messages", "outbox_dead_letters");
+      assertThat(failure.getMessage())
+          .startsWith(
+              "The outbox table 'outbox_messages' in the H2 database 'SCHEMA_STALE', schema"
+                  + " 'PUBLIC' lacks columns the outbox needs (")
+          .endsWith(
+              "). The table 'outbox_dead_letters' lacks columns too. Compare them with"
+                  + " classpath:db/outbox/h2/V1__outbox_tables.sql and migrate them.");
+    }
+  }
+
+  private static void execute(Statement statement, String sql) {
+    try {
+      statement.execute(sql);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(sql, e);
     }
   }
 }
