@@ -65,8 +65,12 @@ abstract class DeadLetterAction implements Callable<Integer> {
   /** {@code replayed} or {@code purged}. */
   abstract String done();
 
-  /** What follows in the text output after the action, or an empty text. */
-  abstract String afterwards();
+  /**
+   * What follows in the text output after the count of changed dead letters.
+   *
+   * @param changed how many were changed, for the grammar of the text
+   */
+  abstract String afterwards(int changed);
 
   /** Acts on one chunk; returns how many it changed. */
   abstract int act(OutboxStore store, Collection<UUID> chunk);
@@ -80,8 +84,8 @@ abstract class DeadLetterAction implements Callable<Integer> {
     if (expect != null && expect != matched.size()) {
       throw new CliException(
           Exit.UNEXPECTED_COUNT,
-          matched.size()
-              + " dead letters match, but --expect said "
+          Text.deadLettersMatch(matched.size())
+              + ", but --expect said "
               + expect
               + "; nothing was "
               + done());
@@ -154,7 +158,7 @@ abstract class DeadLetterAction implements Callable<Integer> {
   }
 
   private void print(OutboxStore store, List<UUID> matched, int changed, PrintWriter out) {
-    out.printf("%d dead letter%s match%n", matched.size(), matched.size() == 1 ? "" : "s");
+    out.println(Text.deadLettersMatch(matched.size()));
     if (dryRun) {
       for (UUID id : matched.subList(0, Math.min(DRY_RUN_SHOWN, matched.size()))) {
         store
@@ -178,7 +182,7 @@ abstract class DeadLetterAction implements Callable<Integer> {
           done(), matched.size());
       return;
     }
-    out.printf("%s %d%s%n", capitalized(done()), changed, afterwards());
+    out.printf("%s %d%s%n", capitalized(done()), changed, afterwards(changed));
   }
 
   private static String capitalized(String word) {

@@ -66,7 +66,10 @@ final class ListDeadLettersCommand implements Callable<Integer> {
 
   private void print(List<DeadLetter> page, long total, PrintWriter out) {
     if (page.isEmpty()) {
-      out.println(total == 0 ? "No dead letters match." : total + " match; none at that offset.");
+      out.println(
+          total == 0
+              ? "No dead letters match."
+              : Text.deadLettersMatch(total) + "; none at offset " + offset + ".");
       return;
     }
     String format = "%-36s  %-24s  %-24s  %-28s  %8s  %s%n";

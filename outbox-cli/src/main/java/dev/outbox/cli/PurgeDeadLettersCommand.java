@@ -28,7 +28,7 @@ final class PurgeDeadLettersCommand extends DeadLetterAction {
   }
 
   @Override
-  String afterwards() {
+  String afterwards(int changed) {
     return ".";
   }
 

@@ -31,8 +31,10 @@ final class ReplayDeadLettersCommand extends DeadLetterAction {
   }
 
   @Override
-  String afterwards() {
-    return "; the running processors deliver them.";
+  String afterwards(int changed) {
+    return changed == 1
+        ? "; the running processors deliver it."
+        : "; the running processors deliver them.";
   }
 
   @Override

@@ -118,21 +118,21 @@ final class StatusCommand implements Callable<Integer> {
   private void print(Status status, PrintWriter out) {
     out.printf(
         "Outbox %s on %s, %s%n", database.outboxTable(), database.printableUrl(), status.at());
-    row(out, "pending", count(status.stats().pending(), "message"));
+    row(out, "pending", Text.count(status.stats().pending(), "message"));
     Instant oldest = status.stats().oldestPendingCreatedAt();
     row(
         out,
         "oldest pending",
         oldest == null ? "-" : Text.duration(status.lag()) + " old (written " + oldest + ")");
-    row(out, "retrying", count(status.aggregates().retrying(), "aggregate"));
-    row(out, "held", count(status.aggregates().held(), "aggregate") + " at a dead letter");
+    row(out, "retrying", Text.count(status.aggregates().retrying(), "aggregate"));
+    row(out, "held", Text.count(status.aggregates().held(), "aggregate") + " at a dead letter");
     long waiting = status.aggregates().waitingForBroker();
     row(
         out,
         "broker outage",
         waiting == 0
             ? "-"
-            : count(waiting, "aggregate")
+            : Text.count(waiting, "aggregate")
                 + " last failed because the broker was unavailable (no attempt counted)");
     row(out, "dead letters", Long.toString(status.stats().deadLetters()));
     Map<String, Long> leases = status.aggregates().leasesByInstance();
@@ -140,15 +140,11 @@ final class StatusCommand implements Callable<Integer> {
         out,
         "leases",
         status.aggregates().leases()
-            + (leases.isEmpty() ? "" : " held by " + count(leases.size(), "instance")));
+            + (leases.isEmpty() ? "" : " held by " + Text.count(leases.size(), "instance")));
     leases.forEach((instance, held) -> out.printf("    %-24s %d%n", instance, held));
   }
 
   private static void row(PrintWriter out, String label, String value) {
     out.printf("  %-16s %s%n", label, value);
-  }
-
-  private static String count(long count, String noun) {
-    return count + " " + noun + (count == 1 ? "" : "s");
   }
 }

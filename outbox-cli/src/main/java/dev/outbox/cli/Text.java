@@ -3,7 +3,7 @@ package dev.outbox.cli;
 import java.time.Duration;
 import java.util.Locale;
 
-/** How the text output writes durations and long values. */
+/** How the text output writes durations, counts and long values. */
 final class Text {
 
   private Text() {}
@@ -34,5 +34,15 @@ final class Text {
     }
     String line = text.replace('\n', ' ').replace('\r', ' ');
     return line.length() <= max ? line : line.substring(0, max - 1) + "…";
+  }
+
+  /** {@code 1 aggregate}, {@code 0 aggregates}, {@code 3 aggregates}: singular for one only. */
+  static String count(long count, String noun) {
+    return count + " " + noun + (count == 1 ? "" : "s");
+  }
+
+  /** {@code 1 dead letter matches}, {@code 3 dead letters match}. */
+  static String deadLettersMatch(long count) {
+    return count(count, "dead letter") + (count == 1 ? " matches" : " match");
   }
 }

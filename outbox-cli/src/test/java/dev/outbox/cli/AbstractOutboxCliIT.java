@@ -202,6 +202,8 @@ abstract class AbstractOutboxCliIT {
         .hasSize(2);
     CliRun page = CliRun.of(db.args("dead-letters", "list", "--limit", "1"));
     assertThat(page.out()).contains("1 to 1 of 2 (next page: --offset 1)");
+    CliRun beyond = CliRun.of(db.args("dead-letters", "list", "--offset", "5"));
+    assertThat(beyond.out()).contains("2 dead letters match; none at offset 5.");
 
     CliRun shown = CliRun.of(db.args("dead-letters", "show", "" + large.id()));
     assertThat(shown.exitCode()).as(shown.toString()).isZero();
@@ -257,7 +259,9 @@ abstract class AbstractOutboxCliIT {
       UUID held = dead.get(0).id();
       CliRun one = CliRun.of(db.args("dead-letters", "replay", "" + held));
       assertThat(one.exitCode()).as(one.toString()).isZero();
-      assertThat(one.out()).contains("Replayed 1");
+      assertThat(one.out())
+          .contains("1 dead letter matches")
+          .contains("Replayed 1; the running processors deliver it.");
       await().atMost(Duration.ofSeconds(20)).until(() -> delivered.contains(held));
 
       CliRun rest =
