@@ -1,7 +1,10 @@
 package dev.outbox.rabbitmq;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.rabbitmq.client.Channel;
 import dev.outbox.hibernate.testing.e2e.BrokerOutageContract;
+import dev.outbox.rabbitmq.testing.BystanderPublisher;
 import dev.outbox.rabbitmq.testing.RabbitMqTestBroker;
 import dev.outbox.rabbitmq.testing.StepRecorder;
 import dev.outbox.spi.EventPublisher;
@@ -24,12 +27,15 @@ import org.junit.jupiter.api.BeforeEach;
  * are those of {@code guest} with a wrong password, and the poison message is unroutable (no queue
  * is bound to its aggregate type, so it comes back with {@code basic.return}). Each test declares
  * its own exchange (not durable) and one queue per prepared aggregate type, bound with {@code
- * <aggregateType>.#}, and deletes them.
+ * <aggregateType>.#}, and deletes them. A {@link BystanderPublisher}, another client of the same
+ * broker, publishes all along on a connection of its own: each test ends by checking that the
+ * outages it made never reached the broker itself.
  */
 class RabbitMqBrokerOutageIT extends BrokerOutageContract {
 
   private RabbitMqTestBroker broker;
   private TcpProxy proxy;
+  private BystanderPublisher bystander;
   private String exchange;
 
   /** The queue of each prepared aggregate type. */
@@ -39,10 +45,14 @@ class RabbitMqBrokerOutageIT extends BrokerOutageContract {
   void connect() throws Exception {
     broker = RabbitMqTestBroker.connect();
     proxy = new TcpProxy(RabbitMqTestBroker.HOST, RabbitMqTestBroker.PORT);
+    bystander = BystanderPublisher.start();
   }
 
   @AfterAll
   void disconnect() throws Exception {
+    if (bystander != null) {
+      bystander.close();
+    }
     if (proxy != null) {
       proxy.close();
     }
@@ -61,6 +71,17 @@ class RabbitMqBrokerOutageIT extends BrokerOutageContract {
   void deleteTopology() {
     broker.delete(exchange, queues.values().toArray(String[]::new));
     queues.clear();
+  }
+
+  /** The test's outages were its proxy's: the other client of the broker never noticed one. */
+  @AfterEach
+  void theBrokerItselfServedTheBystanderThroughout() throws Exception {
+    assertThat(bystander.interruptions()).as("the bystander's interruptions").isEmpty();
+    long confirmed = bystander.confirmed();
+    assertThat(confirmed).as("messages the bystander published").isPositive();
+    assertThat(bystander.queued())
+        .as("the bystander's messages the broker holds")
+        .isGreaterThanOrEqualTo(confirmed);
   }
 
   @Override
