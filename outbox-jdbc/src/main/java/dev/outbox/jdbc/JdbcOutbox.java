@@ -100,7 +100,8 @@ public final class JdbcOutbox {
    * @param dataSource the database with the business data and the outbox tables
    * @param options the options
    * @return the outbox
-   * @throws OutboxException when the database is not supported or the tables are missing
+   * @throws OutboxException when the database is not supported ({@link OutboxSchemaException} when
+   *     the tables are missing or lack columns)
    */
   public static JdbcOutbox create(DataSource dataSource, OutboxOptions options) {
     return builder(dataSource).options(options).build();
@@ -425,7 +426,7 @@ public final class JdbcOutbox {
      *
      * @return the outbox
      * @throws OutboxException when the database cannot be reached, is not supported, cannot run the
-     *     delivery mode, or lacks the tables
+     *     delivery mode, or lacks the tables ({@link OutboxSchemaException})
      */
     public JdbcOutbox build() {
       try (Connection connection = dataSource.getConnection()) {
