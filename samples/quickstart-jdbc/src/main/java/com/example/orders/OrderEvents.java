@@ -3,6 +3,7 @@ package com.example.orders;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.PossibleAuthenticationFailureException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -42,7 +43,15 @@ final class OrderEvents implements AutoCloseable {
       throws Exception {
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(amqpUri);
-    OrderEvents events = new OrderEvents(factory.newConnection("orders-quickstart-consumer"));
+    OrderEvents events;
+    try {
+      events = new OrderEvents(factory.newConnection("orders-quickstart-consumer"));
+    } catch (PossibleAuthenticationFailureException e) {
+      throw new IllegalStateException(
+          "RabbitMQ at %s:%d refused user '%s': fix the user or password in the AMQP URI"
+              .formatted(factory.getHost(), factory.getPort(), factory.getUsername()),
+          e);
+    }
     Channel channel = events.connection.createChannel();
     channel.exchangeDeclare(exchange, "topic", true);
     String queue = channel.queueDeclare().getQueue(); // server-named, exclusive, auto-delete

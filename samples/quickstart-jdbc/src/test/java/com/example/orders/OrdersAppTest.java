@@ -24,17 +24,15 @@ class OrdersAppTest {
     RequiredServer.assumePostgres();
     RequiredServer.assumeReachable("RabbitMQ", "127.0.0.1", 5672, "rabbitmq-server -detached");
     String schema = "quickstart_" + UUID.randomUUID().toString().substring(0, 8);
-    execute("CREATE SCHEMA " + schema);
     try {
-      String received =
-          OrdersApp.placeOrderAndReceiveItsEvent(DATABASE + "&currentSchema=" + schema, BROKER);
+      String received = OrdersApp.placeOrderAndReceiveItsEvent(DATABASE, schema, BROKER);
 
       assertThat(received)
           .as("the event as the consumer received it")
           .startsWith("order.placed of Order ")
           .contains("\"total\":12.5");
     } finally {
-      execute("DROP SCHEMA " + schema + " CASCADE");
+      execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
     }
   }
 

@@ -27,6 +27,9 @@ import org.flywaydb.core.Flyway;
  * mvn -q compile exec:java
  * mvn -q compile exec:java -Djdbc.url='jdbc:postgresql://db:5432/shop?user=app&amp;password=…' -Damqp.uri=amqp://app:…@rabbit:5672/%2F
  * </pre>
+ *
+ * <p>Its tables live in a schema of their own ({@code orders}, or {@code -Ddb.schema}), which
+ * Flyway creates: they never meet the other tables of the database.
  */
 public final class OrdersApp {
 
@@ -44,8 +47,9 @@ public final class OrdersApp {
   public static void main(String[] args) throws Exception {
     String jdbcUrl =
         System.getProperty("jdbc.url", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+    String schema = System.getProperty("db.schema", "orders");
     String amqpUri = System.getProperty("amqp.uri", "amqp://guest:guest@127.0.0.1:5672/%2F");
-    String received = placeOrderAndReceiveItsEvent(jdbcUrl, amqpUri);
+    String received = placeOrderAndReceiveItsEvent(jdbcUrl, schema, amqpUri);
     if (received == null) {
       System.out.println("No event arrived within 30 s: the outbox's warnings above say why.");
       System.exit(1);
@@ -57,14 +61,16 @@ public final class OrdersApp {
    * Places one order and waits for its event to arrive through RabbitMQ.
    *
    * @param jdbcUrl the PostgreSQL database
+   * @param schema the schema of the application's and the outbox's tables
    * @param amqpUri the RabbitMQ broker
    * @return the event as received, or {@code null} when it did not arrive within 30 s
    * @throws Exception when a server cannot be reached or refuses
    */
-  static String placeOrderAndReceiveItsEvent(String jdbcUrl, String amqpUri) throws Exception {
-    try (HikariDataSource dataSource = new HikariDataSource(pool(jdbcUrl));
+  static String placeOrderAndReceiveItsEvent(String jdbcUrl, String schema, String amqpUri)
+      throws Exception {
+    try (HikariDataSource dataSource = new HikariDataSource(pool(jdbcUrl, schema));
         OrderEvents events = OrderEvents.subscribe(amqpUri, EXCHANGE, "order.placed")) {
-      migrate(dataSource);
+      migrate(dataSource, schema);
 
       OutboxModule outboxModule = new OutboxModule(OutboxOptions.defaults());
       Map<String, Object> jpa = new HashMap<>(outboxModule.persistenceProperties());
@@ -88,9 +94,10 @@ public final class OrdersApp {
     }
   }
 
-  private static HikariConfig pool(String jdbcUrl) {
+  private static HikariConfig pool(String jdbcUrl, String schema) {
     HikariConfig pool = new HikariConfig();
     pool.setJdbcUrl(jdbcUrl);
+    pool.setSchema(schema); // each connection's search path
     pool.setMaximumPoolSize(10); // the processor takes one connection while it works
     return pool;
   }
@@ -100,10 +107,11 @@ public final class OrdersApp {
    * outbox-jdbc, with a history table of their own so that its versions never meet yours; it
    * baselines at 0 because the schema already holds your tables.
    */
-  private static void migrate(DataSource dataSource) {
-    Flyway.configure().dataSource(dataSource).load().migrate();
+  private static void migrate(DataSource dataSource, String schema) {
+    Flyway.configure().dataSource(dataSource).schemas(schema).load().migrate(); // creates it
     Flyway.configure()
         .dataSource(dataSource)
+        .schemas(schema)
         .locations(OutboxTables.migrationLocation(dataSource)) // classpath:db/outbox/postgresql
         .table("outbox_schema_history")
         .baselineOnMigrate(true)

@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
  *
  * <pre>
  * mvn -q spring-boot:run
- * mvn -q spring-boot:run -Dspring-boot.run.arguments="--spring.datasource.url=jdbc:postgresql://db:5432/shop --outbox.rabbitmq.uri=amqp://app:…@rabbit:5672/%2F"
+ * mvn -q spring-boot:run -Dspring-boot.run.arguments="--spring.datasource.url=jdbc:postgresql://db:5432/shop --spring.datasource.username=app --spring.datasource.password=… --outbox.rabbitmq.uri=amqp://app:…@rabbit:5672/%2F"
  * </pre>
  */
 @SpringBootApplication

@@ -25,12 +25,11 @@ class OrdersApplicationTest {
     RequiredServer.assumePostgres();
     RequiredServer.assumeReachable("RabbitMQ", "127.0.0.1", 5672, "rabbitmq-server -detached");
     String schema = "quickstart_" + UUID.randomUUID().toString().substring(0, 8);
-    execute("CREATE SCHEMA " + schema);
     try (ConfigurableApplicationContext context =
         SpringApplication.run(
             OrdersApplication.class,
-            "--spring.datasource.url=jdbc:postgresql://127.0.0.1:5432/test?currentSchema="
-                + schema)) {
+            "--spring.datasource.hikari.schema=" + schema,
+            "--spring.flyway.schemas=" + schema)) {
       String received =
           context.getBean(OrdersApplication.FirstOrder.class).placeAndReceiveItsEvent();
 
@@ -39,7 +38,7 @@ class OrdersApplicationTest {
           .startsWith("order.placed of Order ")
           .contains("\"total\":12.5");
     } finally {
-      execute("DROP SCHEMA " + schema + " CASCADE");
+      execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
     }
   }
 
