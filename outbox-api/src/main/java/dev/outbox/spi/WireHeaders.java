@@ -35,6 +35,13 @@ public final class WireHeaders {
   /** The id of the aggregate that raised the event: the ordering key. */
   public static final String AGGREGATE_ID = "outbox-aggregate-id";
 
+  /**
+   * The message's place in its aggregate's stream ({@link OutboxMessage#seq()}: 1, 2, 3, ... in
+   * commit order), in decimal: what a consumer orders and de-duplicates one aggregate's messages
+   * by.
+   */
+  public static final String SEQ = "outbox-seq";
+
   /** When the event happened, ISO-8601 in UTC ({@code 2025-01-31T10:15:30.123456Z}). */
   public static final String OCCURRED_AT = "outbox-occurred-at";
 
@@ -43,7 +50,7 @@ public final class WireHeaders {
 
   /** Every standard name, lower case. */
   public static final Set<String> STANDARD =
-      Set.of(MESSAGE_ID, EVENT_TYPE, AGGREGATE_TYPE, AGGREGATE_ID, OCCURRED_AT, CONTENT_TYPE);
+      Set.of(MESSAGE_ID, EVENT_TYPE, AGGREGATE_TYPE, AGGREGATE_ID, SEQ, OCCURRED_AT, CONTENT_TYPE);
 
   private WireHeaders() {}
 
@@ -60,6 +67,7 @@ public final class WireHeaders {
     headers.put(EVENT_TYPE, message.eventType());
     headers.put(AGGREGATE_TYPE, message.aggregateType());
     headers.put(AGGREGATE_ID, message.aggregateId());
+    headers.put(SEQ, Long.toString(message.seq()));
     headers.put(OCCURRED_AT, DateTimeFormatter.ISO_INSTANT.format(message.occurredAt()));
     headers.put(CONTENT_TYPE, message.contentType());
     new TreeMap<>(message.headers())

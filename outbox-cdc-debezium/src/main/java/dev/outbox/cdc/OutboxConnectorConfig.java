@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * OutboxWireHeaders} for an outbox in {@link dev.outbox.DeliveryMode#CDC}: the outbox table only,
  * {@code pgoutput} through a publication and a replication slot you create, key = aggregate id,
  * topic = aggregate type (with an optional prefix), value = the payload as written, and the Kafka
- * adapter's wire headers plus {@value OutboxWireHeaders#SEQ}.
+ * adapter's wire headers (seq included).
  *
  * <p>{@link #toMap()} is the {@code config} object of a Kafka Connect connector; {@link
  * #toProperties()} adds nothing and suits Debezium's embedded engine, to which you add its offset

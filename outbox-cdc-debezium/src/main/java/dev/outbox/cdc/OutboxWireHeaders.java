@@ -24,9 +24,8 @@ import org.apache.kafka.connect.transforms.Transformation;
 /**
  * A Kafka Connect transformation that runs after Debezium's outbox event router and gives each
  * record the wire headers of the Kafka adapter: {@link WireHeaders#of(OutboxMessage)} (message id,
- * event type, aggregate type and id, occurred-at, content type, then every row header in name
- * order, reserved names left out), plus {@value #SEQ} with the message's seq, and occurred-at as
- * the record's timestamp.
+ * event type, aggregate type and id, seq, occurred-at, content type, then every row header in name
+ * order, reserved names left out), and occurred-at as the record's timestamp.
  *
  * <p>It reads the row's columns that the router placed as headers under their column names ({@code
  * id}, which the router always adds, and {@code aggregate_type}, {@code aggregate_id}, {@code seq},
@@ -41,8 +40,8 @@ import org.apache.kafka.connect.transforms.Transformation;
  */
 public final class OutboxWireHeaders<R extends ConnectRecord<R>> implements Transformation<R> {
 
-  /** The header holding the message's seq, which the Kafka adapter does not send. */
-  public static final String SEQ = "outbox-seq";
+  /** The header holding the message's seq: {@link WireHeaders#SEQ}, as every adapter sends it. */
+  public static final String SEQ = WireHeaders.SEQ;
 
   /** The columns the router is to place as headers, under these names, for this transformation. */
   public static final List<String> COLUMNS =
@@ -83,7 +82,6 @@ public final class OutboxWireHeaders<R extends ConnectRecord<R>> implements Tran
     OutboxMessage message = message(in, record.value());
     Headers out = new ConnectHeaders();
     WireHeaders.of(message).forEach(out::addString);
-    out.addString(SEQ, Long.toString(message.seq()));
     for (Header header : in) {
       if (!header.key().equals(ID) && !COLUMNS.contains(header.key())) {
         out.add(header);

@@ -59,10 +59,10 @@ class DebeziumCdcIT {
           WireHeaders.EVENT_TYPE,
           WireHeaders.AGGREGATE_TYPE,
           WireHeaders.AGGREGATE_ID,
+          WireHeaders.SEQ,
           WireHeaders.OCCURRED_AT,
           WireHeaders.CONTENT_TYPE,
-          "tenant",
-          OutboxWireHeaders.SEQ);
+          "tenant");
 
   private EmbeddedPostgres postgres;
   private SessionFactory emf;

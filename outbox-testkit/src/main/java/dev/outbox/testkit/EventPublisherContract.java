@@ -197,6 +197,7 @@ public abstract class EventPublisherContract {
         .containsEntry(WireHeaders.EVENT_TYPE, message.eventType())
         .containsEntry(WireHeaders.AGGREGATE_TYPE, message.aggregateType())
         .containsEntry(WireHeaders.AGGREGATE_ID, message.aggregateId())
+        .containsEntry(WireHeaders.SEQ, Long.toString(message.seq()))
         .containsAllEntriesOf(message.headers());
     assertThat(Instant.parse(received.headers().get(WireHeaders.OCCURRED_AT)))
         .isEqualTo(message.occurredAt());
@@ -209,6 +210,7 @@ public abstract class EventPublisherContract {
     Map<String, String> forged = new LinkedHashMap<>();
     forged.put(WireHeaders.EVENT_TYPE, "forged");
     forged.put(WireHeaders.AGGREGATE_ID, "someone-else");
+    forged.put(WireHeaders.SEQ, "999999999");
     forged.put("correlation-id", "c-1");
     OutboxMessage message =
         TestMessages.message(prepared("forged"), "order-8", "{\"orderId\":\"order-8\"}", forged);
@@ -217,6 +219,7 @@ public abstract class EventPublisherContract {
     assertThat(received.headers())
         .containsEntry(WireHeaders.EVENT_TYPE, message.eventType())
         .containsEntry(WireHeaders.AGGREGATE_ID, "order-8")
+        .containsEntry(WireHeaders.SEQ, Long.toString(message.seq()))
         .containsEntry("correlation-id", "c-1");
   }
 

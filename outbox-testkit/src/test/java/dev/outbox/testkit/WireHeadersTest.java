@@ -21,6 +21,7 @@ class WireHeadersTest {
             Map.entry(WireHeaders.EVENT_TYPE, TestMessages.EVENT_TYPE),
             Map.entry(WireHeaders.AGGREGATE_TYPE, "orders"),
             Map.entry(WireHeaders.AGGREGATE_ID, "order-1"),
+            Map.entry(WireHeaders.SEQ, Long.toString(message.seq())),
             Map.entry(WireHeaders.OCCURRED_AT, message.occurredAt().toString()),
             Map.entry(WireHeaders.CONTENT_TYPE, OutboxMessage.JSON),
             Map.entry("a-first", "1"),
@@ -34,11 +35,20 @@ class WireHeadersTest {
             "orders",
             "order-1",
             "{}",
-            Map.of("Outbox-Message-Id", "forged", "CONTENT-TYPE", "text/plain", "tenant", "acme"));
+            Map.of(
+                "Outbox-Message-Id",
+                "forged",
+                "CONTENT-TYPE",
+                "text/plain",
+                "OUTBOX-SEQ",
+                "0",
+                "tenant",
+                "acme"));
 
     Map<String, String> headers = WireHeaders.of(message);
-    assertThat(headers).hasSize(7).containsEntry("tenant", "acme");
+    assertThat(headers).hasSize(8).containsEntry("tenant", "acme");
     assertThat(headers.get(WireHeaders.MESSAGE_ID)).isEqualTo(message.id().toString());
-    assertThat(headers).doesNotContainKeys("Outbox-Message-Id", "CONTENT-TYPE");
+    assertThat(headers.get(WireHeaders.SEQ)).isEqualTo(Long.toString(message.seq()));
+    assertThat(headers).doesNotContainKeys("Outbox-Message-Id", "CONTENT-TYPE", "OUTBOX-SEQ");
   }
 }
