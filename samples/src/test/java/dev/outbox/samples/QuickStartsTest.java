@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -16,8 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps the README's Quick start and the quick-start projects ({@code samples/quickstart-*}) one:
  * every code block the README marks as taken from a file appears in that file line for line, and
- * every project depends on the outbox version being built. The projects themselves are built and
- * run by the test command (they are modules of the build, each with a test of its own).
+ * every project depends on the outbox version being built, and the files the projects share (each
+ * is stand-alone, so it carries its own copy) are the same in each. The projects themselves are
+ * built and run by the test command (they are modules of the build, each with a test of its own).
  */
 class QuickStartsTest {
 
@@ -29,6 +31,20 @@ class QuickStartsTest {
       Pattern.compile("<outbox\\.version>([^<]+)</outbox\\.version>");
 
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+  private static final String ORDERS = "src/main/java/com/example/orders/";
+
+  /** The copies each quick start carries, and the quick starts that carry them. */
+  private static final Map<String, List<String>> SHARED =
+      Map.of(
+          ORDERS + "OrderPlaced.java",
+          List.of("jpa", "spring-boot", "jdbc"),
+          ORDERS + "OrderEvents.java",
+          List.of("jpa", "spring-boot", "jdbc"),
+          "src/main/resources/db/migration/V1__orders.sql",
+          List.of("jpa", "spring-boot", "jdbc"),
+          ORDERS + "Order.java",
+          List.of("jpa", "spring-boot"));
 
   @Test
   void everyMarkedReadmeBlockIsInTheFileItNames() throws IOException {
@@ -45,6 +61,20 @@ class QuickStartsTest {
       checked++;
     }
     assertThat(checked).as("marked README blocks").isGreaterThanOrEqualTo(4);
+  }
+
+  @Test
+  void theFilesTheQuickStartsShareAreTheSameInEach() throws IOException {
+    for (Map.Entry<String, List<String>> shared : SHARED.entrySet()) {
+      Path first =
+          ROOT.resolve("samples/quickstart-" + shared.getValue().get(0)).resolve(shared.getKey());
+      for (String project : shared.getValue()) {
+        Path copy = ROOT.resolve("samples/quickstart-" + project).resolve(shared.getKey());
+        assertThat(Files.readString(copy))
+            .as("%s, the same as %s", copy, first)
+            .isEqualTo(Files.readString(first));
+      }
+    }
   }
 
   @Test
