@@ -30,7 +30,7 @@ import javax.sql.DataSource;
  * placeholders name the tables ({@code {outbox}}, {@code {heads}}, {@code {dead_letters}}) and the
  * clock ({@code {now}} for {@link #now()}, {@code {now_plus}} for {@link #nowPlus()}).
  */
-public abstract sealed class Dialect permits PostgresDialect, MariaDbDialect, H2Dialect {
+public abstract sealed class Dialect permits PostgresDialect, PortableDialect {
 
   private final Tables tables;
   private final String selectHeads;
@@ -272,5 +272,10 @@ public abstract sealed class Dialect permits PostgresDialect, MariaDbDialect, H2
    */
   TableVacuum vacuum(DataSource connections, long threshold) {
     return TableVacuum.never();
+  }
+
+  /** {@code rows} copies of a row of values, comma-separated. */
+  static String repeat(String row, int rows) {
+    return row + (", " + row).repeat(rows - 1);
   }
 }

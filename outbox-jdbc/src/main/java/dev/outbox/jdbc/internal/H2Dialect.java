@@ -3,15 +3,13 @@ package dev.outbox.jdbc.internal;
 import dev.outbox.OutboxOptions;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Duration;
-import java.util.List;
 
 /**
  * H2 2.x: native UUID and TIMESTAMP WITH TIME ZONE; the head upsert is a {@code MERGE} followed by
  * a select, run again when a concurrent first write of the same head wins; deletes take {@code
  * FETCH FIRST ? ROWS ONLY}.
  */
-final class H2Dialect extends Dialect {
+final class H2Dialect extends PortableDialect {
 
   private static final String UPSERT =
       """
@@ -38,12 +36,10 @@ final class H2Dialect extends Dialect {
   /** How often an upsert runs that lost a concurrent first write of its head. */
   private static final int UPSERT_ATTEMPTS = 3;
 
-  private final String upsert;
   private final Cleanup cleanup;
 
   H2Dialect(OutboxOptions options) {
-    super(options);
-    this.upsert = sql(UPSERT);
+    super(options, UPSERT, UPSERT_ROW);
     this.cleanup =
         new Cleanup(
             sql(
@@ -77,11 +73,6 @@ final class H2Dialect extends Dialect {
   }
 
   @Override
-  List<String> writeStatements() {
-    return List.of(upsertHeads(2));
-  }
-
-  @Override
   String now() {
     return "CURRENT_TIMESTAMP";
   }
@@ -89,16 +80,6 @@ final class H2Dialect extends Dialect {
   @Override
   String nowPlus() {
     return "DATEADD(MICROSECOND, ?, CURRENT_TIMESTAMP)";
-  }
-
-  @Override
-  void bindDuration(PreparedStatement statement, int index, Duration duration) throws SQLException {
-    statement.setLong(index, duration.toNanos() / 1_000);
-  }
-
-  @Override
-  String upsertHeads(int rows) {
-    return upsert.formatted(UPSERT_ROW + (", " + UPSERT_ROW).repeat(rows - 1));
   }
 
   /**
@@ -118,11 +99,6 @@ final class H2Dialect extends Dialect {
         }
       }
     }
-  }
-
-  @Override
-  HeadCycle headCycle(HeadRecorder recorder) {
-    return new PortableHeadCycle(this, recorder);
   }
 
   @Override

@@ -5,11 +5,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -17,7 +15,7 @@ import java.util.UUID;
  * INSERT ... ON DUPLICATE KEY UPDATE} followed by a select; deletes take {@code ORDER BY ...
  * LIMIT}; the store's transactions run at READ COMMITTED, whatever the connection's level.
  */
-final class MariaDbDialect extends Dialect {
+final class MariaDbDialect extends PortableDialect {
 
   // MariaDB assigns left to right, each assignment seeing the ones before it: write_seq, which the
   // others test, is assigned last.
@@ -38,12 +36,10 @@ final class MariaDbDialect extends Dialect {
   private static final String UPSERT_ROW =
       "(?, ?, ?, (UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND), ?, ?)";
 
-  private final String upsert;
   private final Cleanup cleanup;
 
   MariaDbDialect(OutboxOptions options) {
-    super(options);
-    this.upsert = sql(UPSERT);
+    super(options, UPSERT, UPSERT_ROW);
     this.cleanup =
         new Cleanup(
             sql(
@@ -77,11 +73,6 @@ final class MariaDbDialect extends Dialect {
   }
 
   @Override
-  List<String> writeStatements() {
-    return List.of(upsertHeads(2));
-  }
-
-  @Override
   String now() {
     return "UTC_TIMESTAMP(6)";
   }
@@ -89,11 +80,6 @@ final class MariaDbDialect extends Dialect {
   @Override
   String nowPlus() {
     return "(UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND)";
-  }
-
-  @Override
-  void bindDuration(PreparedStatement statement, int index, Duration duration) throws SQLException {
-    statement.setLong(index, duration.toNanos() / 1_000);
   }
 
   @Override
@@ -125,16 +111,6 @@ final class MariaDbDialect extends Dialect {
   @Override
   int isolation(Connection connection) throws SQLException {
     return connection.getTransactionIsolation();
-  }
-
-  @Override
-  String upsertHeads(int rows) {
-    return upsert.formatted(UPSERT_ROW + (", " + UPSERT_ROW).repeat(rows - 1));
-  }
-
-  @Override
-  HeadCycle headCycle(HeadRecorder recorder) {
-    return new PortableHeadCycle(this, recorder);
   }
 
   @Override

@@ -206,8 +206,4 @@ final class PostgresDialect extends Dialect {
   TableVacuum vacuum(DataSource connections, long threshold) {
     return new TableVacuum(connections, tables().heads() + ", " + tables().outbox(), threshold);
   }
-
-  private static String repeat(String row, int rows) {
-    return row + (", " + row).repeat(rows - 1);
-  }
 }
