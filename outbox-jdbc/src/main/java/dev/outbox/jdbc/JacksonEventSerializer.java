@@ -10,6 +10,7 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.outbox.DomainEvent;
 import dev.outbox.OutboxException;
+import dev.outbox.jdbc.internal.EventRows;
 import dev.outbox.spi.EventSerializer;
 import java.util.Objects;
 
@@ -105,11 +106,8 @@ public final class JacksonEventSerializer implements EventSerializer {
 
   /** Jackson's message as one sentence: ending in a single period, whether or not it had one. */
   private static String sentence(String message, JsonProcessingException e) {
-    String text = message == null || message.isBlank() ? e.getClass().getName() : message.strip();
-    while (text.endsWith(".")) {
-      text = text.substring(0, text.length() - 1).stripTrailing();
-    }
-    return text + '.';
+    String text = message == null || message.isBlank() ? e.getClass().getName() : message;
+    return EventRows.withoutFinalPeriod(text) + '.';
   }
 
   @Override

@@ -110,7 +110,7 @@ public final class EventRows {
               + '/'
               + aggregateId
               + ": "
-              + withoutFinalPeriod(e)
+              + withoutFinalPeriod(e.getMessage() == null ? e.getClass().getName() : e.getMessage())
               + ". "
               + consequence
               + " Make the event serializable by "
@@ -129,9 +129,15 @@ public final class EventRows {
     return payload;
   }
 
-  /** The serializer's message without its final period, to end our sentence with one. */
-  private static String withoutFinalPeriod(RuntimeException e) {
-    String text = e.getMessage() == null ? e.getClass().getName() : e.getMessage().strip();
+  /**
+   * A message without its final periods and the blanks around them, so that a sentence of ours can
+   * follow it, or end it with one.
+   *
+   * @param message a message, such as an exception's
+   * @return the message, stripped
+   */
+  public static String withoutFinalPeriod(String message) {
+    String text = message.strip();
     while (text.endsWith(".")) {
       text = text.substring(0, text.length() - 1).stripTrailing();
     }
