@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -109,19 +110,24 @@ public final class SchemaManager {
     tables.put(options.outboxTable(), OUTBOX_COLUMNS);
     tables.put(options.headTable(), HEAD_COLUMNS);
     tables.put(options.deadLetterTable(), DEAD_LETTER_COLUMNS);
-    Map<String, SQLException> missing = new LinkedHashMap<>();
-    tables.forEach(
-        (table, columns) -> query(connection, "1", table).ifPresent(e -> missing.put(table, e)));
+    Map<String, SQLException> missing = faults(connection, tables, columns -> "1");
     if (!missing.isEmpty()) {
       throw failure(connection, Problem.MISSING_TABLES, missing);
     }
-    Map<String, SQLException> lacking = new LinkedHashMap<>();
-    tables.forEach(
-        (table, columns) ->
-            query(connection, columns, table).ifPresent(e -> lacking.put(table, e)));
+    Map<String, SQLException> lacking = faults(connection, tables, columns -> columns);
     if (!lacking.isEmpty()) {
       throw failure(connection, Problem.MISSING_COLUMNS, lacking);
     }
+  }
+
+  /** The tables whose query of the selected columns fails, with the database's error. */
+  private static Map<String, SQLException> faults(
+      Connection connection, Map<String, String> tables, UnaryOperator<String> selected) {
+    Map<String, SQLException> faults = new LinkedHashMap<>();
+    tables.forEach(
+        (table, columns) ->
+            query(connection, selected.apply(columns), table).ifPresent(e -> faults.put(table, e)));
+    return faults;
   }
 
   /** Selects nothing from the table; the database's error when that fails. */
@@ -142,6 +148,7 @@ public final class SchemaManager {
     String database = database(connection);
     String others = others(problem, tables.subList(1, tables.size()));
     String resource = dialect.migrationResource();
+    String them = tables.size() == 1 ? "it" : "them";
     String message =
         problem == Problem.MISSING_TABLES
             ? "The outbox table '"
@@ -153,12 +160,12 @@ public final class SchemaManager {
                 + ")."
                 + others
                 + " Create "
-                + (tables.size() == 1 ? "it" : "them")
+                + them
                 + " with the migration shipped in outbox-jdbc, classpath:"
                 + resource
                 + " (run it with Flyway, Liquibase or your SQL client), or set"
                 + " OutboxOptions.builder().createSchema(true) to create "
-                + (tables.size() == 1 ? "it" : "them")
+                + them
                 + " at start in development."
             : "The outbox table '"
                 + first
@@ -169,11 +176,11 @@ public final class SchemaManager {
                 + ")."
                 + others
                 + " Compare "
-                + (tables.size() == 1 ? "it" : "them")
+                + them
                 + " with classpath:"
                 + resource
                 + " and migrate "
-                + (tables.size() == 1 ? "it" : "them")
+                + them
                 + ".";
     OutboxSchemaException failure =
         new OutboxSchemaException(message, problem, tables, database, resource, error);
