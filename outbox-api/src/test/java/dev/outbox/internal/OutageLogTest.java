@@ -17,6 +17,7 @@ import dev.outbox.testing.FlakyStore;
 import dev.outbox.testing.InMemoryOutboxStore;
 import dev.outbox.testing.InMemoryOutboxStore.Status;
 import dev.outbox.testing.ScriptedPublisher;
+import dev.outbox.testing.StandardErrorCapture;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

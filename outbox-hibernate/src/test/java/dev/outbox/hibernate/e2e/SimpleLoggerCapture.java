@@ -1,19 +1,16 @@
 package dev.outbox.hibernate.e2e;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.outbox.testing.StandardErrorCapture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Copies what the tests' SLF4J binding (slf4j-simple, writing to {@code System.err}) logs while it
- * is open, still letting it through, and reads it back as records: a line {@code [thread] LEVEL
- * logger - message} (after the time when {@code showDateTime} is on) and the stack trace lines
- * printed under it.
+ * Reads what the tests' SLF4J binding (slf4j-simple, writing to {@code System.err}) logs while it
+ * is open ({@link StandardErrorCapture}) back as records: a line {@code [thread] LEVEL logger -
+ * message} (after the time when {@code showDateTime} is on) and the stack trace lines printed under
+ * it.
  */
 final class SimpleLoggerCapture implements AutoCloseable {
 
@@ -36,30 +33,7 @@ final class SimpleLoggerCapture implements AutoCloseable {
     }
   }
 
-  private final PrintStream original = System.err;
-  private final ByteArrayOutputStream copy = new ByteArrayOutputStream();
-
-  SimpleLoggerCapture() {
-    OutputStream both =
-        new OutputStream() {
-          @Override
-          public void write(int b) {
-            synchronized (copy) {
-              copy.write(b);
-            }
-            original.write(b);
-          }
-
-          @Override
-          public void write(byte[] bytes, int offset, int length) {
-            synchronized (copy) {
-              copy.write(bytes, offset, length);
-            }
-            original.write(bytes, offset, length);
-          }
-        };
-    System.setErr(new PrintStream(both, true, StandardCharsets.UTF_8));
-  }
+  private final StandardErrorCapture standardError = new StandardErrorCapture();
 
   /**
    * The records so far whose logger's name starts with {@code prefix}.
@@ -68,16 +42,12 @@ final class SimpleLoggerCapture implements AutoCloseable {
    * @return the records, in the order they were written
    */
   List<Record> records(String prefix) {
-    String written;
-    synchronized (copy) {
-      written = copy.toString(StandardCharsets.UTF_8);
-    }
     List<Record> records = new ArrayList<>();
     String level = null;
     String logger = null;
     String message = null;
     int stack = 0;
-    for (String line : written.split("\\R")) {
+    for (String line : standardError.lines()) {
       Matcher header = HEADER.matcher(line);
       if (header.matches()) {
         if (logger != null && logger.startsWith(prefix)) {
@@ -99,6 +69,6 @@ final class SimpleLoggerCapture implements AutoCloseable {
 
   @Override
   public void close() {
-    System.setErr(original);
+    standardError.close();
   }
 }

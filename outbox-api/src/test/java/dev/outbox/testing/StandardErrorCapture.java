@@ -1,4 +1,4 @@
-package dev.outbox.internal;
+package dev.outbox.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -9,14 +9,16 @@ import java.util.List;
 
 /**
  * Copies what is written to {@code System.err} (where the tests' slf4j-simple writes, at warn and
- * above) while it is open, and still lets it through.
+ * above) while it is open, and still lets it through. In the test-jar, so that the other modules'
+ * log tests read it the same way.
  */
-final class StandardErrorCapture implements AutoCloseable {
+public final class StandardErrorCapture implements AutoCloseable {
 
   private final PrintStream original = System.err;
   private final ByteArrayOutputStream copy = new ByteArrayOutputStream();
 
-  StandardErrorCapture() {
+  /** Starts copying. */
+  public StandardErrorCapture() {
     OutputStream both =
         new OutputStream() {
           @Override
@@ -38,8 +40,12 @@ final class StandardErrorCapture implements AutoCloseable {
     System.setErr(new PrintStream(both, true, StandardCharsets.UTF_8));
   }
 
-  /** Every line written so far. */
-  List<String> lines() {
+  /**
+   * Every line written so far.
+   *
+   * @return the non-empty lines, in the order they were written
+   */
+  public List<String> lines() {
     String written;
     synchronized (copy) {
       written = copy.toString(StandardCharsets.UTF_8);
@@ -47,6 +53,7 @@ final class StandardErrorCapture implements AutoCloseable {
     return Arrays.stream(written.split("\\R")).filter(line -> !line.isEmpty()).toList();
   }
 
+  /** Stops copying: {@code System.err} is what it was before. */
   @Override
   public void close() {
     System.setErr(original);
