@@ -22,6 +22,13 @@ import java.util.UUID;
  * @param occurredAt when the event happened
  * @param createdAt when the row was written
  * @param attempts how many publish attempts failed so far
+ * @param epoch when the aggregate's head was created, in milliseconds since 1970 on the writer's
+ *     clock: a head deleted by cleanup and created again starts at seq 1 under a larger epoch, so
+ *     that (epoch, seq) only grows per aggregate; 0 for rows written before the epoch existed
+ * @param prevSeq the seq of the message of the same aggregate and epoch published before this one,
+ *     0 if none: {@code seq - 1} unless messages in between were dead-lettered without a hold and
+ *     so will never be published. A consumer applies a message when its position is at or past
+ *     {@code prevSeq} and before {@code seq} ({@code dev.outbox.inbox})
  */
 public record OutboxMessage(
     UUID id,
@@ -34,7 +41,9 @@ public record OutboxMessage(
     Map<String, String> headers,
     Instant occurredAt,
     Instant createdAt,
-    int attempts) {
+    int attempts,
+    long epoch,
+    long prevSeq) {
 
   /** The content type of JSON payloads. */
   public static final String JSON = "application/json";
@@ -50,6 +59,42 @@ public record OutboxMessage(
     Objects.requireNonNull(occurredAt, "occurredAt");
     Objects.requireNonNull(createdAt, "createdAt");
     headers = headers == null ? Map.of() : Map.copyOf(headers);
+    if (prevSeq < 0 || prevSeq >= Math.max(seq, 1)) {
+      throw new IllegalArgumentException(
+          "prevSeq must be >= 0 and < seq, but was " + prevSeq + " with seq " + seq);
+    }
+  }
+
+  /**
+   * A message of epoch 0 whose previous message is {@code seq - 1}: what a store without epochs,
+   * and a test, make.
+   */
+  public OutboxMessage(
+      UUID id,
+      long seq,
+      String aggregateType,
+      String aggregateId,
+      String eventType,
+      String contentType,
+      String payload,
+      Map<String, String> headers,
+      Instant occurredAt,
+      Instant createdAt,
+      int attempts) {
+    this(
+        id,
+        seq,
+        aggregateType,
+        aggregateId,
+        eventType,
+        contentType,
+        payload,
+        headers,
+        occurredAt,
+        createdAt,
+        attempts,
+        0,
+        Math.max(0, seq - 1));
   }
 
   /**
@@ -79,7 +124,33 @@ public record OutboxMessage(
         headers,
         occurredAt,
         createdAt,
-        attempts);
+        attempts,
+        epoch,
+        prevSeq);
+  }
+
+  /**
+   * A copy with another epoch and previous seq, as the store read them from the message's head.
+   *
+   * @param epoch the head's epoch
+   * @param prevSeq the seq published before this one, 0 if none
+   * @return a new message
+   */
+  public OutboxMessage inStream(long epoch, long prevSeq) {
+    return new OutboxMessage(
+        id,
+        seq,
+        aggregateType,
+        aggregateId,
+        eventType,
+        contentType,
+        payload,
+        headers,
+        occurredAt,
+        createdAt,
+        attempts,
+        epoch,
+        prevSeq);
   }
 
   /**
@@ -100,7 +171,9 @@ public record OutboxMessage(
         replaced,
         occurredAt,
         createdAt,
-        attempts);
+        attempts,
+        epoch,
+        prevSeq);
   }
 
   @Override
@@ -109,6 +182,8 @@ public record OutboxMessage(
         + id
         + ", seq="
         + seq
+        + (prevSeq == seq - 1 ? "" : " (prev " + prevSeq + ")")
+        + (epoch == 0 ? "" : ", epoch=" + epoch)
         + ", aggregate="
         + aggregateType
         + '/'

@@ -42,6 +42,21 @@ public final class WireHeaders {
    */
   public static final String SEQ = "outbox-seq";
 
+  /**
+   * The epoch of the message's aggregate stream ({@link OutboxMessage#epoch()}), in decimal: a
+   * stream that cleanup ended and a later write began again at seq 1 has a larger epoch, so that
+   * (epoch, seq) only grows per aggregate.
+   */
+  public static final String EPOCH = "outbox-epoch";
+
+  /**
+   * The seq of the message of the same aggregate and epoch published before this one ({@link
+   * OutboxMessage#prevSeq()}), in decimal, 0 if none: {@code seq - 1} unless messages in between
+   * were dead-lettered and will never come, which a consumer tells from a message still to come by
+   * it.
+   */
+  public static final String PREV_SEQ = "outbox-prev-seq";
+
   /** When the event happened, ISO-8601 in UTC ({@code 2025-01-31T10:15:30.123456Z}). */
   public static final String OCCURRED_AT = "outbox-occurred-at";
 
@@ -50,7 +65,16 @@ public final class WireHeaders {
 
   /** Every standard name, lower case. */
   public static final Set<String> STANDARD =
-      Set.of(MESSAGE_ID, EVENT_TYPE, AGGREGATE_TYPE, AGGREGATE_ID, SEQ, OCCURRED_AT, CONTENT_TYPE);
+      Set.of(
+          MESSAGE_ID,
+          EVENT_TYPE,
+          AGGREGATE_TYPE,
+          AGGREGATE_ID,
+          SEQ,
+          EPOCH,
+          PREV_SEQ,
+          OCCURRED_AT,
+          CONTENT_TYPE);
 
   private WireHeaders() {}
 
@@ -68,6 +92,8 @@ public final class WireHeaders {
     headers.put(AGGREGATE_TYPE, message.aggregateType());
     headers.put(AGGREGATE_ID, message.aggregateId());
     headers.put(SEQ, Long.toString(message.seq()));
+    headers.put(EPOCH, Long.toString(message.epoch()));
+    headers.put(PREV_SEQ, Long.toString(message.prevSeq()));
     headers.put(OCCURRED_AT, DateTimeFormatter.ISO_INSTANT.format(message.occurredAt()));
     headers.put(CONTENT_TYPE, message.contentType());
     new TreeMap<>(message.headers())

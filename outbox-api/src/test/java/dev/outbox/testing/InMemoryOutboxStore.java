@@ -121,8 +121,10 @@ public final class InMemoryOutboxStore implements OutboxStore {
     final Key key;
     final long order;
     final TreeMap<Long, Stored> messages = new TreeMap<>();
+    final long epoch;
     long writeSeq;
     long deliveredSeq;
+    long publishedSeq;
     Instant availableAt;
     String claimedBy;
     long leaseToken;
@@ -130,10 +132,11 @@ public final class InMemoryOutboxStore implements OutboxStore {
     String lastError;
     boolean held;
 
-    HeadState(Key key, long order, Instant now) {
+    HeadState(Key key, long order, Instant now, long epoch) {
       this.key = key;
       this.order = order;
       this.availableAt = now;
+      this.epoch = epoch;
     }
 
     boolean pending() {
@@ -181,6 +184,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
   private long nextPosition = 1;
   private long nextHeadOrder = 1;
   private long nextDeadLetterOrder = 1;
+  private long lastEpoch;
 
   /**
    * A store on a clock.
@@ -242,7 +246,7 @@ public final class InMemoryOutboxStore implements OutboxStore {
 
   private OutboxMessage append(OutboxMessage message, Instant now) {
     Key key = Key.of(message);
-    HeadState head = heads.computeIfAbsent(key, k -> new HeadState(k, nextHeadOrder++, now));
+    HeadState head = heads.computeIfAbsent(key, k -> newHead(k, now));
     long seq = ++head.writeSeq;
     OutboxMessage stored =
         new OutboxMessage(
@@ -256,9 +260,20 @@ public final class InMemoryOutboxStore implements OutboxStore {
             message.headers(),
             message.occurredAt(),
             message.createdAt(),
-            0);
+            0,
+            head.epoch,
+            seq - 1);
     head.messages.put(seq, new Stored(stored, nextPosition++));
     return stored;
+  }
+
+  /**
+   * A new head, its epoch the store's clock in milliseconds, and larger than any before even on a
+   * clock that stands still: a head cleanup deleted and a write created again is a new stream.
+   */
+  private HeadState newHead(Key key, Instant now) {
+    lastEpoch = Math.max(now.toEpochMilli(), lastEpoch + 1);
+    return new HeadState(key, nextHeadOrder++, now, lastEpoch);
   }
 
   /**
@@ -442,15 +457,20 @@ public final class InMemoryOutboxStore implements OutboxStore {
     return read;
   }
 
-  /** The next messages behind the cursor, in seq order; the first carries the head's attempts. */
+  /**
+   * The next messages behind the cursor, in seq order; the first carries the head's attempts and
+   * names the head's published seq as its previous one.
+   */
   private static List<OutboxMessage> next(HeadState head, int limit) {
     List<OutboxMessage> messages = new ArrayList<>();
+    long prev = head.publishedSeq;
     for (Stored stored : head.messages.tailMap(head.deliveredSeq, false).values()) {
       if (messages.size() == limit) {
         break;
       }
-      OutboxMessage message = stored.message();
+      OutboxMessage message = stored.message().inStream(head.epoch, prev);
       messages.add(messages.isEmpty() ? message.withAttempts(head.attempts) : message);
+      prev = message.seq();
     }
     return messages;
   }
@@ -479,7 +499,13 @@ public final class InMemoryOutboxStore implements OutboxStore {
     if (head == null || head.leaseToken != lease.token() || head.claimedBy == null) {
       return null; // a stale holder changes nothing
     }
-    head.moveCursor(Math.min(outcome.deliveredSeq(), head.writeSeq));
+    long acknowledged = Math.min(outcome.deliveredSeq(), head.writeSeq);
+    if (acknowledged > head.deliveredSeq) {
+      // Acknowledged in this round. A seq at or below the cursor may have been dead-lettered: it
+      // was never published, and the published seq stays behind it.
+      head.publishedSeq = Math.max(head.publishedSeq, acknowledged);
+    }
+    head.moveCursor(acknowledged);
     if (outcome instanceof HeadOutcome.Delivered) {
       head.attempts = 0;
       head.lastError = null;

@@ -24,14 +24,16 @@ import org.apache.kafka.connect.transforms.Transformation;
 /**
  * A Kafka Connect transformation that runs after Debezium's outbox event router and gives each
  * record the wire headers of the Kafka adapter: {@link WireHeaders#of(OutboxMessage)} (message id,
- * event type, aggregate type and id, seq, occurred-at, content type, then every row header in name
- * order, reserved names left out), and occurred-at as the record's timestamp.
+ * event type, aggregate type and id, seq, epoch, previous seq, occurred-at, content type, then
+ * every row header in name order, reserved names left out), and occurred-at as the record's
+ * timestamp. CDC mode makes no dead letters, so a message's previous seq is always {@code seq - 1}.
  *
  * <p>It reads the row's columns that the router placed as headers under their column names ({@code
  * id}, which the router always adds, and {@code aggregate_type}, {@code aggregate_id}, {@code seq},
- * {@code event_type}, {@code content_type}, {@code occurred_at}, {@code headers}; see {@link
- * OutboxConnectorConfig}) and replaces them. The router alone cannot split the JSON {@code headers}
- * column into one header per entry, nor take a {@code timestamptz} column as the timestamp.
+ * {@code event_type}, {@code content_type}, {@code occurred_at}, {@code headers}, {@code epoch};
+ * see {@link OutboxConnectorConfig}) and replaces them. The router alone cannot split the JSON
+ * {@code headers} column into one header per entry, nor take a {@code timestamptz} column as the
+ * timestamp.
  *
  * <p>A record with none of those headers (a heartbeat, another table) passes unchanged; one with
  * only some of them fails with a {@link DataException} naming the missing ones.
@@ -52,7 +54,8 @@ public final class OutboxWireHeaders<R extends ConnectRecord<R>> implements Tran
           "event_type",
           "content_type",
           "occurred_at",
-          "headers");
+          "headers",
+          "epoch");
 
   private static final String ID = "id";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -107,9 +110,10 @@ public final class OutboxWireHeaders<R extends ConnectRecord<R>> implements Tran
 
   private static OutboxMessage message(Headers headers, Object value) {
     Instant occurredAt = instant(headers.lastWithName("occurred_at").value());
+    long seq = Long.parseLong(text(headers, "seq"));
     return new OutboxMessage(
         UUID.fromString(text(headers, ID)),
-        Long.parseLong(text(headers, "seq")),
+        seq,
         text(headers, "aggregate_type"),
         text(headers, "aggregate_id"),
         text(headers, "event_type"),
@@ -118,7 +122,10 @@ public final class OutboxWireHeaders<R extends ConnectRecord<R>> implements Tran
         rowHeaders(text(headers, "headers")),
         occurredAt,
         occurredAt,
-        0);
+        0,
+        Long.parseLong(text(headers, "epoch")),
+        // CDC mode makes no dead letters: every seq is published, the one before included.
+        seq - 1);
   }
 
   private static String text(Headers headers, String name) {

@@ -60,6 +60,8 @@ class DebeziumCdcIT {
           WireHeaders.AGGREGATE_TYPE,
           WireHeaders.AGGREGATE_ID,
           WireHeaders.SEQ,
+          WireHeaders.EPOCH,
+          WireHeaders.PREV_SEQ,
           WireHeaders.OCCURRED_AT,
           WireHeaders.CONTENT_TYPE,
           "tenant");
@@ -171,6 +173,12 @@ class DebeziumCdcIT {
       assertThat(seq)
           .as("seq of %s follows the one before", record.key())
           .isEqualTo(lastSeq.getOrDefault(record.key(), 0L) + 1);
+      assertThat(headers.get(WireHeaders.PREV_SEQ))
+          .as("CDC mode makes no dead letters: the previous seq is the one before")
+          .isEqualTo(Long.toString(seq - 1));
+      assertThat(Long.parseLong(headers.get(WireHeaders.EPOCH)))
+          .as("the epoch of the aggregate's head, copied into its rows")
+          .isPositive();
       lastSeq.put(record.key(), seq);
     }
     check.assertDeliveredInOrderExactlyOnce();

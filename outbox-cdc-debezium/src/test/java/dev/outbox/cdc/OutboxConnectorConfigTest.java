@@ -38,7 +38,7 @@ class OutboxConnectorConfigTest {
             "transforms.outbox.table.fields.additional.placement",
             "aggregate_type:header:aggregate_type,aggregate_id:header:aggregate_id,seq:header:seq,"
                 + "event_type:header:event_type,content_type:header:content_type,"
-                + "occurred_at:header:occurred_at,headers:header:headers")
+                + "occurred_at:header:occurred_at,headers:header:headers,epoch:header:epoch")
         .containsEntry("transforms.wire.type", "dev.outbox.cdc.OutboxWireHeaders")
         .containsEntry("database.password", "s3cret");
     assertThat(config.toProperties().getProperty("database.dbname")).isEqualTo("orders");

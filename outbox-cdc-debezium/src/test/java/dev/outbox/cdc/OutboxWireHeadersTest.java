@@ -33,6 +33,7 @@ class OutboxWireHeadersTest {
     headers.addString("content_type", "application/json");
     headers.addString("occurred_at", "2026-11-25T10:15:30.120000Z");
     headers.addString("headers", headersJson);
+    headers.addLong("epoch", 1764000000000L);
     return headers;
   }
 
@@ -51,7 +52,7 @@ class OutboxWireHeadersTest {
   }
 
   @Test
-  void theHeadersAreTheKafkaAdaptersThenTheSeqAndTheTimestampIsWhenItOccurred() {
+  void theHeadersAreTheKafkaAdaptersWithSeqEpochAndPreviousSeqAndTheTimestampIsWhenItOccurred() {
     SourceRecord out =
         transform.apply(
             record(routed("{\"tenant\":\"acme\",\"outbox-message-id\":\"forged\",\"a\":\"1\"}")));
@@ -68,10 +69,16 @@ class OutboxWireHeadersTest {
             Map.of("tenant", "acme", "outbox-message-id", "forged", "a", "1"),
             Instant.parse("2026-11-25T10:15:30.12Z"),
             Instant.parse("2026-11-25T10:15:30.12Z"),
-            0);
+            0,
+            1764000000000L,
+            6);
     List<String> expected = new ArrayList<>();
     WireHeaders.of(message).forEach((name, value) -> expected.add(name + '=' + value));
-    assertThat(expected).contains(OutboxWireHeaders.SEQ + "=7");
+    assertThat(expected)
+        .contains(
+            OutboxWireHeaders.SEQ + "=7",
+            WireHeaders.EPOCH + "=1764000000000",
+            WireHeaders.PREV_SEQ + "=6");
     assertThat(texts(out)).isEqualTo(expected);
     assertThat(out.timestamp()).isEqualTo(Instant.parse("2026-11-25T10:15:30.12Z").toEpochMilli());
     assertThat(out.key()).isEqualTo("o-1");

@@ -240,6 +240,44 @@ abstract class AbstractJdbcOutboxIT {
   }
 
   @Test
+  void theStreamOnTheWireSkipsADeadLetterForGoodAndBeginsAgainInALaterEpochAfterCleanup() {
+    RefusingPoison publisher = new RefusingPoison();
+    try (Outbox outbox = jdbc.outbox(publisher)) {
+      outbox.start();
+      send("o-9", new Noted("1"));
+      await().atMost(Duration.ofSeconds(30)).until(() -> publisher.stream("o-9").size() == 1);
+      send("o-9", new Poison("2"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> outbox.deadLetters().count(DeadLetterQuery.all()) == 1);
+      send("o-9", new Noted("3"));
+      await().atMost(Duration.ofSeconds(30)).until(() -> publisher.stream("o-9").size() == 2);
+      long epoch = publisher.stream("o-9").get(0).get(0);
+      assertThat(epoch).isPositive();
+      assertThat(publisher.stream("o-9"))
+          .as("(epoch, seq, prev seq): seq 2 was dead-lettered, and seq 3 says it will not come")
+          .containsExactly(List.of(epoch, 1L, 0L), List.of(epoch, 3L, 1L));
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> outbox.cleanUpOnce() == 0);
+      assertThat(table.heads()).as("cleanup deleted the idle head").isEmpty();
+      send("o-9", new Noted("again"));
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> publisher.stream("o-9").size() == 3);
+      List<Long> again = publisher.stream("o-9").get(2);
+      assertThat(again.get(0)).as("a later epoch").isGreaterThan(epoch);
+      assertThat(again.subList(1, 3)).as("seq 1, nothing before it").containsExactly(1L, 0L);
+    }
+  }
+
+  private void send(String aggregateId, DomainEvent event) {
+    jdbc.inTransaction(
+        connection -> {
+          jdbc.send(connection, "Order", aggregateId, event);
+          return null;
+        });
+  }
+
+  @Test
   void twoOutboxesOfOneJdbcOutboxRunUnderDistinctIdsAndDeliverEachMessageOnceBetweenThem() {
     RefusingPoison firstBroker = new RefusingPoison();
     RefusingPoison secondBroker = new RefusingPoison();
@@ -316,6 +354,7 @@ abstract class AbstractJdbcOutboxIT {
   /** Takes every message but those of {@link Poison}, which it refuses for good. */
   private static final class RefusingPoison implements EventPublisher {
     private final Map<String, List<String>> published = new ConcurrentHashMap<>();
+    private final List<OutboxMessage> sent = new CopyOnWriteArrayList<>();
 
     @Override
     public List<PublishResult> publish(List<OutboxMessage> messages, Duration timeout) {
@@ -327,6 +366,7 @@ abstract class AbstractJdbcOutboxIT {
                   message.id(),
                   PublishException.permanent(message.id(), "test", "poison refused", null)));
         } else {
+          sent.add(message);
           published
               .computeIfAbsent(message.aggregateId(), id -> new CopyOnWriteArrayList<>())
               .add(message.payload().replaceAll("\\D", ""));
@@ -338,6 +378,14 @@ abstract class AbstractJdbcOutboxIT {
 
     List<String> published(String aggregateId) {
       return published.getOrDefault(aggregateId, List.of());
+    }
+
+    /** The published messages of an aggregate, as (epoch, seq, prevSeq), in publish order. */
+    List<List<Long>> stream(String aggregateId) {
+      return sent.stream()
+          .filter(message -> message.aggregateId().equals(aggregateId))
+          .map(message -> List.of(message.epoch(), message.seq(), message.prevSeq()))
+          .toList();
     }
   }
 }

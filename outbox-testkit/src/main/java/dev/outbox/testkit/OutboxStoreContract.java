@@ -252,6 +252,94 @@ public abstract class OutboxStoreContract extends OutboxStoreFixture {
   }
 
   @Test
+  void eachMessageNamesTheSeqPublishedBeforeItInTheEpochOfItsHead() {
+    write(1, 3);
+
+    List<OutboxMessage> read = messages(claim("a", 10));
+
+    assertThat(read).extracting(OutboxMessage::seq).containsExactly(1L, 2L, 3L);
+    assertThat(read).extracting(OutboxMessage::prevSeq).containsExactly(0L, 1L, 2L);
+    assertThat(read)
+        .extracting(OutboxMessage::epoch)
+        .doesNotContain(0L)
+        .containsOnly(read.get(0).epoch());
+  }
+
+  @Test
+  void theMessageAfterADeadLetterWithoutHoldNamesTheLastSeqPublishedSoConsumersDoNotWaitForIt() {
+    String aggregate = write(1, 3).get(0);
+    LeasedHead first = claim("a", 1).get(0);
+    List<LeasedHead> second = store().recordAndClaim(delivered(List.of(first)), readOn("a"));
+    OutboxMessage dead = messages(second).get(0);
+    assertThat(dead.seq()).isEqualTo(2);
+
+    List<LeasedHead> third =
+        store().recordAndClaim(List.of(deadLettered(second.get(0), dead, 3, false)), readOn("a"));
+
+    assertThat(messages(third))
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.seq()).isEqualTo(3);
+              assertThat(m.prevSeq()).as("seq 2 will never be published").isEqualTo(1);
+            });
+    store().record(delivered(third));
+    append(aggregate, "after");
+    assertThat(messages(claim("b", 10)))
+        .as("a later claim of the idle head")
+        .singleElement()
+        .satisfies(m -> assertThat(m.prevSeq()).isEqualTo(3));
+  }
+
+  @Test
+  void aMessageRetriedAfterADeadLetterWithoutHoldStillNamesTheSeqBeforeTheDeadLetter() {
+    write(1, 2);
+    LeasedHead head = claim("a", 1).get(0);
+    List<LeasedHead> next =
+        store()
+            .recordAndClaim(
+                List.of(deadLettered(head, head.messages().get(0), 3, false)), readOn("a"));
+    OutboxMessage failing = messages(next).get(0);
+    store()
+        .record(
+            List.of(
+                new HeadOutcome.Retry(next.get(0).lease(), 1, 1, "down", Duration.ofMillis(1))));
+    elapse(Duration.ofMillis(5));
+
+    assertThat(messages(claimOnceDue("b")))
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.id()).isEqualTo(failing.id());
+              assertThat(m.prevSeq()).isZero();
+            });
+  }
+
+  @Test
+  void anAggregateWrittenAgainAfterCleanupDeletedItsHeadStartsAtSeqOneInALaterEpoch() {
+    String aggregate = write(1, 1).get(0);
+    List<LeasedHead> claimed = claim("a", 10);
+    long firstEpoch = messages(claimed).get(0).epoch();
+    store().record(delivered(claimed));
+    assertThat(store().deleteDelivered(now().plusSeconds(60), 10)).isEqualTo(1);
+    assertThat(heads()).as("the idle head went with its last message").isEmpty();
+    elapse(Duration.ofMillis(2));
+
+    append(aggregate, "again");
+
+    assertThat(messages(claim("b", 10)))
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.seq()).isEqualTo(1);
+              assertThat(m.prevSeq()).isZero();
+              assertThat(m.epoch())
+                  .as("(epoch, seq) only grows per aggregate")
+                  .isGreaterThan(firstEpoch);
+            });
+  }
+
+  @Test
   void aDeadLetterWithHoldStopsItsAggregateUntilTheReplayDeliversItInPlace() {
     String aggregate = write(1, 2).get(0);
     LeasedHead head = claim("a", 1).get(0);

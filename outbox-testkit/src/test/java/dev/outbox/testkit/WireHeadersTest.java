@@ -7,7 +7,7 @@ import dev.outbox.spi.WireHeaders;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@link WireHeaders} lives in outbox-api, which has no room for more files; tested here. */
+/** {@link WireHeaders}, with the messages the test kit makes. */
 class WireHeadersTest {
 
   @Test
@@ -22,6 +22,8 @@ class WireHeadersTest {
             Map.entry(WireHeaders.AGGREGATE_TYPE, "orders"),
             Map.entry(WireHeaders.AGGREGATE_ID, "order-1"),
             Map.entry(WireHeaders.SEQ, Long.toString(message.seq())),
+            Map.entry(WireHeaders.EPOCH, Long.toString(message.epoch())),
+            Map.entry(WireHeaders.PREV_SEQ, Long.toString(message.prevSeq())),
             Map.entry(WireHeaders.OCCURRED_AT, message.occurredAt().toString()),
             Map.entry(WireHeaders.CONTENT_TYPE, OutboxMessage.JSON),
             Map.entry("a-first", "1"),
@@ -42,13 +44,20 @@ class WireHeadersTest {
                 "text/plain",
                 "OUTBOX-SEQ",
                 "0",
+                "Outbox-Epoch",
+                "1",
+                "outbox-PREV-seq",
+                "0",
                 "tenant",
                 "acme"));
 
     Map<String, String> headers = WireHeaders.of(message);
-    assertThat(headers).hasSize(8).containsEntry("tenant", "acme");
+    assertThat(headers).hasSize(10).containsEntry("tenant", "acme");
     assertThat(headers.get(WireHeaders.MESSAGE_ID)).isEqualTo(message.id().toString());
     assertThat(headers.get(WireHeaders.SEQ)).isEqualTo(Long.toString(message.seq()));
-    assertThat(headers).doesNotContainKeys("Outbox-Message-Id", "CONTENT-TYPE", "OUTBOX-SEQ");
+    assertThat(headers.get(WireHeaders.EPOCH)).isEqualTo(Long.toString(message.epoch()));
+    assertThat(headers)
+        .doesNotContainKeys(
+            "Outbox-Message-Id", "CONTENT-TYPE", "OUTBOX-SEQ", "Outbox-Epoch", "outbox-PREV-seq");
   }
 }

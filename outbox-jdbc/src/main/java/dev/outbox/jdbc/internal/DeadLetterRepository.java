@@ -69,9 +69,9 @@ final class DeadLetterRepository {
         dialect.sql(
             """
             INSERT INTO {outbox} (id, aggregate_type, aggregate_id, seq, event_type, content_type,
-              payload, headers, occurred_at, created_at)
+              payload, headers, occurred_at, created_at, epoch)
             SELECT id, aggregate_type, aggregate_id, ?, event_type, content_type, payload, headers,
-              occurred_at, created_at
+              occurred_at, created_at, ?
             FROM {dead_letters} WHERE id = ?
             """);
   }
@@ -104,7 +104,7 @@ final class DeadLetterRepository {
       while (result.next()) {
         found.add(
             new DeadLetter(
-                rows.read(result, result.getInt("attempts")),
+                rows.read(result, result.getInt("attempts"), result.getLong("seq") - 1),
                 result.getString("last_error"),
                 dialect.readInstant(result, "dead_lettered_at")));
       }
@@ -130,18 +130,20 @@ final class DeadLetterRepository {
         continue;
       }
       if (atTheHold(connection, unhold, at) == 0) {
-        long seq =
+        HeadUpsert.Written written =
             heads
                 .upsert(
                     connection,
-                    List.of(new HeadUpsert.Part(at.aggregateType(), at.aggregateId(), 1)),
+                    List.of(
+                        new HeadUpsert.Part(
+                            at.aggregateType(), at.aggregateId(), 1, System.currentTimeMillis())),
                     null,
                     null)
-                .get(HeadUpsert.key(at.aggregateType(), at.aggregateId()))
-                .firstSeq();
+                .get(HeadUpsert.key(at.aggregateType(), at.aggregateId()));
         try (PreparedStatement insert = connection.prepareStatement(append)) {
-          insert.setLong(1, seq);
-          dialect.bindId(insert, 2, id);
+          insert.setLong(1, written.firstSeq());
+          insert.setLong(2, written.epoch());
+          dialect.bindId(insert, 3, id);
           insert.executeUpdate();
         }
       }

@@ -32,6 +32,9 @@ import javax.sql.DataSource;
  */
 public abstract sealed class Dialect permits PostgresDialect, PortableDialect {
 
+  /** The migration that added the streams' epoch and published seq. */
+  private static final String MIGRATION_V2 = "V2__outbox_streams.sql";
+
   private final Tables tables;
   private final String selectHeads;
 
@@ -91,6 +94,36 @@ public abstract sealed class Dialect permits PostgresDialect, PortableDialect {
    * @return the resource path of {@code V1__outbox_tables.sql}
    */
   public abstract String migrationResource();
+
+  /**
+   * Every migration file of this database, in the order they run: {@link #migrationResource()},
+   * which creates the tables, then what was added to them since.
+   *
+   * @return the resource paths, first {@code V1__outbox_tables.sql}
+   */
+  public final List<String> migrationResources() {
+    String first = migrationResource();
+    return List.of(first, first.substring(0, first.lastIndexOf('/') + 1) + MIGRATION_V2);
+  }
+
+  /**
+   * The migrations of this database as a sentence's words: its location and the file names, as in
+   * {@code classpath:db/outbox/h2 (V1__outbox_tables.sql, V2__outbox_streams.sql)}.
+   *
+   * @return the words
+   */
+  public final String migrationWords() {
+    String first = migrationResource();
+    return "classpath:"
+        + first.substring(0, first.lastIndexOf('/'))
+        + " ("
+        + String.join(
+            ", ",
+            migrationResources().stream()
+                .map(resource -> resource.substring(resource.lastIndexOf('/') + 1))
+                .toList())
+        + ")";
+  }
 
   /**
    * The database's name as users know it: {@code PostgreSQL}, {@code MariaDB/MySQL}, {@code H2}.

@@ -69,7 +69,8 @@ public final class EventRows {
         eventHeaders,
         headers.json(eventHeaders),
         occurredAt != null ? occurredAt : now,
-        now);
+        now,
+        0);
   }
 
   /**

@@ -81,7 +81,10 @@ public final class FlushWriter {
           (key, list) ->
               parts.add(
                   new HeadUpsert.Part(
-                      list.get(0).aggregateType(), list.get(0).aggregateId(), list.size())));
+                      list.get(0).aggregateType(),
+                      list.get(0).aggregateId(),
+                      list.size(),
+                      list.get(0).createdAt().toEpochMilli())));
       boolean leased = receiver != null && parts.size() <= MAX_LEASED_AGGREGATES;
       this.claimer = leased ? receiver.instanceId() : null;
       this.lease = leased ? receiver.lease() : null;
@@ -113,7 +116,7 @@ public final class FlushWriter {
       List<OutboxRow> marked = new ArrayList<>(harvested.size());
       for (OutboxRow row : harvested) {
         int index = seen.merge(row.aggregateKey(), 1, Integer::sum) - 1;
-        marked.add(row.at(byAggregate.get(row.aggregateKey()).size() - 1 - index));
+        marked.add(row.at(byAggregate.get(row.aggregateKey()).size() - 1 - index, 0));
       }
       return marked;
     }
@@ -139,11 +142,18 @@ public final class FlushWriter {
             HeadUpsert.Written head = written.get(key);
             List<OutboxRow> withSeq = new ArrayList<>(list.size());
             for (int i = 0; i < list.size(); i++) {
-              withSeq.add(list.get(i).at(head.firstSeq() + i));
+              withSeq.add(list.get(i).at(head.firstSeq() + i, head.epoch()));
             }
             withSeqs.put(key, withSeq);
             if (head.leased()) {
-              List<OutboxMessage> messages = withSeq.stream().map(OutboxRow::message).toList();
+              // A head leased at write was idle: everything before the flush's first message was
+              // delivered, and the last of it published is the head's published seq.
+              List<OutboxMessage> messages = new ArrayList<>(withSeq.size());
+              long prev = head.publishedSeq();
+              for (OutboxRow row : withSeq) {
+                messages.add(row.message(prev));
+                prev = row.seq();
+              }
               leased.add(
                   new LeasedHead(
                       new Lease(

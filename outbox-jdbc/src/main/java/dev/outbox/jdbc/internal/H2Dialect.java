@@ -13,7 +13,7 @@ final class H2Dialect extends PortableDialect {
 
   private static final String UPSERT =
       """
-      MERGE INTO {heads} h USING (VALUES %s) AS v(t, i, n, a, c, k)
+      MERGE INTO {heads} h USING (VALUES %s) AS v(t, i, n, a, c, k, e)
       ON h.aggregate_type = v.t AND h.aggregate_id = v.i
       WHEN MATCHED THEN UPDATE SET
         claimed_by = CASE WHEN h.write_seq = h.delivered_seq AND NOT h.held
@@ -24,14 +24,14 @@ final class H2Dialect extends PortableDialect {
           THEN v.a ELSE h.available_at END,
         write_seq = h.write_seq + v.n
       WHEN NOT MATCHED THEN INSERT
-        (aggregate_type, aggregate_id, write_seq, available_at, claimed_by, lease_token)
-        VALUES (v.t, v.i, v.n, v.a, v.c, v.k)
+        (aggregate_type, aggregate_id, write_seq, available_at, claimed_by, lease_token, epoch)
+        VALUES (v.t, v.i, v.n, v.a, v.c, v.k, v.e)
       """;
 
   private static final String UPSERT_ROW =
       "(CAST(? AS VARCHAR(255)), CAST(? AS VARCHAR(255)), CAST(? AS BIGINT),"
           + " DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP),"
-          + " CAST(? AS VARCHAR(100)), CAST(? AS BIGINT))";
+          + " CAST(? AS VARCHAR(100)), CAST(? AS BIGINT), CAST(? AS BIGINT))";
 
   /** How often an upsert runs that lost a concurrent first write of its head. */
   private static final int UPSERT_ATTEMPTS = 3;

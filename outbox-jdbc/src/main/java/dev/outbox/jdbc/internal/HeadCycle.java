@@ -31,12 +31,15 @@ import java.util.Map;
  */
 abstract sealed class HeadCycle permits PostgresHeadCycle, PortableHeadCycle {
 
-  /** A head this transaction holds: its lease, its cursor, and the attempts of the next message. */
-  record Held(Lease lease, long deliveredSeq, int attempts) {
+  /**
+   * A head this transaction holds: its lease, its cursor, the attempts of the next message, and the
+   * last seq published, which the next message names as its previous one.
+   */
+  record Held(Lease lease, long deliveredSeq, int attempts, long publishedSeq) {
 
     /**
      * The head of the current row of a result with {@code aggregate_type}, {@code aggregate_id},
-     * {@code lease_token}, {@code delivered_seq} and {@code attempts}.
+     * {@code lease_token}, {@code delivered_seq}, {@code attempts} and {@code published_seq}.
      *
      * @param tokenStep added to the token read: 1 when a grant is about to stamp the next one
      */
@@ -47,7 +50,8 @@ abstract sealed class HeadCycle permits PostgresHeadCycle, PortableHeadCycle {
               result.getString("aggregate_id"),
               result.getLong("lease_token") + tokenStep),
           result.getLong("delivered_seq"),
-          result.getInt("attempts"));
+          result.getInt("attempts"),
+          result.getLong("published_seq"));
     }
   }
 
@@ -165,9 +169,12 @@ abstract sealed class HeadCycle permits PostgresHeadCycle, PortableHeadCycle {
             HeadUpsert.key(result.getString("aggregate_type"), result.getString("aggregate_id"));
         Held head = byKey.get(key);
         long seq = result.getLong("seq");
-        byHead
-            .computeIfAbsent(key, k -> new ArrayList<>())
-            .add(rows.read(result, seq == head.deliveredSeq() + 1 ? head.attempts() : 0));
+        List<OutboxMessage> messages = byHead.computeIfAbsent(key, k -> new ArrayList<>());
+        messages.add(
+            rows.read(
+                result,
+                seq == head.deliveredSeq() + 1 ? head.attempts() : 0,
+                previous(messages, head.publishedSeq())));
       }
     }
     List<LeasedHead> leased = new ArrayList<>(heads.size());
@@ -178,6 +185,17 @@ abstract sealed class HeadCycle permits PostgresHeadCycle, PortableHeadCycle {
       }
     }
     return leased;
+  }
+
+  /**
+   * The previous seq of the next message of a head: the seq of the one read before it, or, for the
+   * first, the head's published seq (the messages read start right after the cursor).
+   *
+   * @param read the head's messages read so far, in seq order
+   * @param publishedSeq the head's published seq
+   */
+  static long previous(List<OutboxMessage> read, long publishedSeq) {
+    return read.isEmpty() ? publishedSeq : read.get(read.size() - 1).seq();
   }
 
   /** Every statement of the cycle, for checks: the ones with a part per head with two heads. */

@@ -34,9 +34,9 @@ final class HeadRecorder {
             """
             INSERT INTO {dead_letters} (id, aggregate_type, aggregate_id, seq, event_type,
               content_type, payload, headers, occurred_at, created_at, attempts, last_error,
-              dead_lettered_at)
+              dead_lettered_at, epoch)
             SELECT m.id, m.aggregate_type, m.aggregate_id, m.seq, m.event_type, m.content_type,
-              m.payload, m.headers, m.occurred_at, m.created_at, ?, ?, ?
+              m.payload, m.headers, m.occurred_at, m.created_at, ?, ?, ?, m.epoch
             FROM {outbox} m JOIN {heads} h
               ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id
             WHERE m.aggregate_type = ? AND m.aggregate_id = ? AND m.seq = ?
@@ -93,24 +93,51 @@ final class HeadRecorder {
       Lease lease = outcome.lease();
       if (outcome instanceof HeadOutcome.Delivered d) {
         changes.add(
-            new HeadChange(lease, d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
+            new HeadChange(
+                lease, d.deliveredSeq(), d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
         delivering.add(lease);
       } else if (outcome instanceof HeadOutcome.Released r) {
         changes.add(
-            new HeadChange(lease, r.deliveredSeq(), false, Duration.ZERO, null, null, false));
+            new HeadChange(
+                lease,
+                r.deliveredSeq(),
+                r.deliveredSeq(),
+                false,
+                Duration.ZERO,
+                null,
+                null,
+                false));
       } else if (outcome instanceof HeadOutcome.Retry r) {
         changes.add(
             new HeadChange(
-                lease, r.deliveredSeq(), false, r.retryAfter(), r.attempts(), r.error(), false));
+                lease,
+                r.deliveredSeq(),
+                r.deliveredSeq(),
+                false,
+                r.retryAfter(),
+                r.attempts(),
+                r.error(),
+                false));
       } else if (outcome instanceof HeadOutcome.DeadLettered d
           && copyToDeadLetters(connection, d)) {
         if (d.hold()) {
           changes.add(
               new HeadChange(
-                  lease, d.deliveredSeq(), false, Duration.ZERO, d.attempts(), d.error(), true));
+                  lease,
+                  d.deliveredSeq(),
+                  d.deliveredSeq(),
+                  false,
+                  Duration.ZERO,
+                  d.attempts(),
+                  d.error(),
+                  true));
         } else {
+          // The cursor passes the dead letter, the published seq does not: the next message
+          // tells consumers that this seq will never come.
           deleteMessage(connection, d);
-          changes.add(new HeadChange(lease, d.seq(), keep, Duration.ZERO, null, null, false));
+          changes.add(
+              new HeadChange(
+                  lease, d.seq(), d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
           delivering.add(lease);
         }
       }

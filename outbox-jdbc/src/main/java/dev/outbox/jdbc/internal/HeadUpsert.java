@@ -22,8 +22,12 @@ import java.util.Map;
  */
 final class HeadUpsert {
 
-  /** One aggregate's part of a flush. */
-  record Part(String aggregateType, String aggregateId, int events) {}
+  /**
+   * One aggregate's part of a flush.
+   *
+   * @param epoch the epoch of the head if this flush creates it: when its first row was made
+   */
+  record Part(String aggregateType, String aggregateId, int events, long epoch) {}
 
   /**
    * Where a flush's messages of one aggregate go.
@@ -31,11 +35,15 @@ final class HeadUpsert {
    * @param firstSeq the seq of its first message
    * @param token the head's lease token after the statement
    * @param leased whether the statement leased the head to the processor of this JVM
+   * @param epoch the head's epoch
+   * @param publishedSeq the last seq of the head the broker acknowledged: the previous seq of the
+   *     flush's first message when the head was idle
    */
-  record Written(long firstSeq, long token, boolean leased) {}
+  record Written(long firstSeq, long token, boolean leased, long epoch, long publishedSeq) {}
 
   static final String RETURNED =
-      "aggregate_type, aggregate_id, write_seq, delivered_seq, lease_token, claimed_by";
+      "aggregate_type, aggregate_id, write_seq, delivered_seq, lease_token, claimed_by, epoch,"
+          + " published_seq";
 
   /** Reads the heads a result holds. */
   @FunctionalInterface
@@ -69,7 +77,8 @@ final class HeadUpsert {
   }
 
   /**
-   * Binds the parameters of {@link Dialect#upsertHeads}.
+   * Binds the parameters of {@link Dialect#upsertHeads}: per head its type, id, events, lease
+   * duration, claimer, first token and epoch.
    *
    * @return the index of the next parameter
    */
@@ -82,6 +91,7 @@ final class HeadUpsert {
       dialect.bindDuration(statement, index++, claimer == null ? Duration.ZERO : lease);
       statement.setString(index++, claimer);
       statement.setLong(index++, claimer == null ? 0 : 1);
+      statement.setLong(index++, part.epoch());
     }
     return index;
   }
@@ -103,7 +113,14 @@ final class HeadUpsert {
           claimer != null
               && claimer.equals(rows.getString("claimed_by"))
               && rows.getLong("delivered_seq") == writeSeq - count;
-      written.put(key, new Written(writeSeq - count + 1, rows.getLong("lease_token"), leased));
+      written.put(
+          key,
+          new Written(
+              writeSeq - count + 1,
+              rows.getLong("lease_token"),
+              leased,
+              rows.getLong("epoch"),
+              rows.getLong("published_seq")));
     }
     return written;
   }

@@ -22,7 +22,7 @@ final class MariaDbDialect extends PortableDialect {
   private static final String UPSERT =
       """
       INSERT INTO {heads}
-        (aggregate_type, aggregate_id, write_seq, available_at, claimed_by, lease_token)
+        (aggregate_type, aggregate_id, write_seq, available_at, claimed_by, lease_token, epoch)
       VALUES %s
       ON DUPLICATE KEY UPDATE
         claimed_by = IF(write_seq = delivered_seq AND NOT held, VALUES(claimed_by), claimed_by),
@@ -34,7 +34,7 @@ final class MariaDbDialect extends PortableDialect {
       """;
 
   private static final String UPSERT_ROW =
-      "(?, ?, ?, (UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND), ?, ?)";
+      "(?, ?, ?, (UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND), ?, ?, ?)";
 
   private final Cleanup cleanup;
 

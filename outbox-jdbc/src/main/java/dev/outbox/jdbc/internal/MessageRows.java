@@ -11,7 +11,7 @@ final class MessageRows {
   /** The message columns, shared by the outbox and the dead-letter table. */
   static final String COLUMNS =
       "id, seq, aggregate_type, aggregate_id, event_type, content_type, payload, headers,"
-          + " occurred_at, created_at";
+          + " occurred_at, created_at, epoch";
 
   private final Dialect dialect;
 
@@ -23,8 +23,9 @@ final class MessageRows {
    * The message of the current row.
    *
    * @param attempts its failed attempts (kept on the head, or in the dead-letter row)
+   * @param prevSeq the seq published before it, 0 if none
    */
-  OutboxMessage read(ResultSet rows, int attempts) throws SQLException {
+  OutboxMessage read(ResultSet rows, int attempts, long prevSeq) throws SQLException {
     return new OutboxMessage(
         dialect.readId(rows, "id"),
         rows.getLong("seq"),
@@ -36,7 +37,9 @@ final class MessageRows {
         headers(rows.getString("headers")),
         dialect.readInstant(rows, "occurred_at"),
         dialect.readInstant(rows, "created_at"),
-        attempts);
+        attempts,
+        rows.getLong("epoch"),
+        prevSeq);
   }
 
   private static Map<String, String> headers(String json) throws SQLException {

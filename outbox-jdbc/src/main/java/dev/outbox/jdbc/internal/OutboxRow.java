@@ -11,6 +11,7 @@ import java.util.UUID;
  * @param seq the row's place in its aggregate's stream; 0 until the head upsert assigned it
  * @param headers the headers as a map, for the message published from memory
  * @param headersJson the same as stored in the {@code headers} column
+ * @param epoch the epoch of the row's head; 0 until the head upsert gave it
  */
 record OutboxRow(
     UUID id,
@@ -23,10 +24,11 @@ record OutboxRow(
     Map<String, String> headers,
     String headersJson,
     Instant occurredAt,
-    Instant createdAt) {
+    Instant createdAt,
+    long epoch) {
 
-  /** The same row at a seq. */
-  OutboxRow at(long seq) {
+  /** The same row at a seq, in its head's epoch. */
+  OutboxRow at(long seq, long epoch) {
     return new OutboxRow(
         id,
         aggregateType,
@@ -38,7 +40,8 @@ record OutboxRow(
         headers,
         headersJson,
         occurredAt,
-        createdAt);
+        createdAt,
+        epoch);
   }
 
   /** The key of the row's aggregate, as {@link HeadUpsert#key}. */
@@ -46,8 +49,12 @@ record OutboxRow(
     return HeadUpsert.key(aggregateType, aggregateId);
   }
 
-  /** The message the processor publishes from memory. */
-  OutboxMessage message() {
+  /**
+   * The message the processor publishes from memory.
+   *
+   * @param prevSeq the seq published before it, 0 if none
+   */
+  OutboxMessage message(long prevSeq) {
     return new OutboxMessage(
         id,
         seq,
@@ -59,6 +66,8 @@ record OutboxRow(
         headers,
         occurredAt,
         createdAt,
-        0);
+        0,
+        epoch,
+        prevSeq);
   }
 }

@@ -14,12 +14,12 @@ import java.util.List;
 final class OutboxRowWriter {
 
   static final int ROWS_PER_STATEMENT = 100;
-  private static final String ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
   /** The inserted columns, in the order {@link #bind} binds them. */
   static final String COLUMNS =
       "id, aggregate_type, aggregate_id, seq, event_type, content_type, payload, headers,"
-          + " occurred_at, created_at";
+          + " occurred_at, created_at, epoch";
 
   private final Dialect dialect;
   private final String insertPrefix;
@@ -56,6 +56,7 @@ final class OutboxRowWriter {
       statement.setString(index++, row.headersJson());
       dialect.bindInstant(statement, index++, row.occurredAt());
       dialect.bindInstant(statement, index++, row.createdAt());
+      statement.setLong(index++, row.epoch());
     }
     return index;
   }

@@ -39,8 +39,9 @@ final class PortableHeadCycle extends HeadCycle {
     this.lock =
         dialect.sql(
             """
-            SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts FROM {heads}
-            WHERE due_at <= {now} ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED
+            SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts,
+              published_seq
+            FROM {heads} WHERE due_at <= {now} ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED
             """);
     this.lease =
         dialect.sql(
@@ -62,14 +63,17 @@ final class PortableHeadCycle extends HeadCycle {
               attempts = CASE WHEN ? THEN ? WHEN ? > delivered_seq THEN 0 ELSE attempts END,
               last_error = CASE WHEN ? THEN ? WHEN ? > delivered_seq
                 THEN NULL ELSE last_error END,
-              held = ?, delivered_seq = GREATEST(delivered_seq, ?)
+              held = ?, published_seq = CASE WHEN ? > delivered_seq
+                THEN GREATEST(published_seq, ?) ELSE published_seq END,
+              delivered_seq = GREATEST(delivered_seq, ?)
             WHERE aggregate_type = ? AND aggregate_id = ? AND lease_token = ?
             """);
     this.kept =
         dialect.sql(
             """
-            SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts FROM {heads}
-            WHERE claimed_by = ? AND
+            SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts,
+              published_seq
+            FROM {heads} WHERE claimed_by = ? AND
             """);
     this.read = dialect.sql("SELECT " + MessageRows.COLUMNS + " FROM {outbox} WHERE ");
   }
@@ -190,6 +194,8 @@ final class PortableHeadCycle extends HeadCycle {
     statement.setString(index++, HeadRecorder.storable(change.error()));
     statement.setLong(index++, change.deliveredSeq());
     statement.setBoolean(index++, change.held());
+    statement.setLong(index++, change.publishedSeq());
+    statement.setLong(index++, change.publishedSeq());
     statement.setLong(index++, change.deliveredSeq());
     HeadRecorder.bindLease(statement, index, change.lease());
   }

@@ -23,7 +23,7 @@ final class PostgresDialect extends Dialect {
   private static final String UPSERT =
       """
       INSERT INTO {heads} AS h
-        (aggregate_type, aggregate_id, write_seq, available_at, claimed_by, lease_token)
+        (aggregate_type, aggregate_id, write_seq, available_at, claimed_by, lease_token, epoch)
       VALUES %s
       ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE SET
         claimed_by = CASE WHEN h.write_seq = h.delivered_seq AND NOT h.held
@@ -33,34 +33,38 @@ final class PostgresDialect extends Dialect {
         available_at = CASE WHEN h.write_seq = h.delivered_seq AND NOT h.held
           THEN EXCLUDED.available_at ELSE h.available_at END,
         write_seq = h.write_seq + EXCLUDED.write_seq
-      RETURNING aggregate_type, aggregate_id, write_seq, delivered_seq, lease_token, claimed_by
+      RETURNING aggregate_type, aggregate_id, write_seq, delivered_seq, lease_token, claimed_by,
+        epoch, published_seq
       """;
 
   /**
    * The upsert as a data-modifying CTE whose {@code RETURNING} gives each head's new {@code
    * write_seq}; the insert takes each row's seq from it ({@code write_seq} minus how many of the
-   * flush's rows of that aggregate come after it), and the statement returns the heads.
+   * flush's rows of that aggregate come after it) and the head's epoch, and the statement returns
+   * the heads.
    */
   private static final String FLUSH =
       """
       WITH h AS (%s),
       v (id, aggregate_type, aggregate_id, seq, event_type, content_type, payload, headers,
-        occurred_at, created_at) AS (VALUES %s),
+        occurred_at, created_at, epoch) AS (VALUES %s),
       m AS (INSERT INTO {outbox} (id, aggregate_type, aggregate_id, seq, event_type, content_type,
-          payload, headers, occurred_at, created_at)
+          payload, headers, occurred_at, created_at, epoch)
         SELECT v.id, v.aggregate_type, v.aggregate_id, h.write_seq - v.seq, v.event_type,
-          v.content_type, v.payload, v.headers, v.occurred_at, v.created_at
+          v.content_type, v.payload, v.headers, v.occurred_at, v.created_at, h.epoch
         FROM v JOIN h ON h.aggregate_type = v.aggregate_type AND h.aggregate_id = v.aggregate_id
         ORDER BY v.aggregate_type, v.aggregate_id, v.seq DESC)
-      SELECT aggregate_type, aggregate_id, write_seq, delivered_seq, lease_token, claimed_by
+      SELECT aggregate_type, aggregate_id, write_seq, delivered_seq, lease_token, claimed_by,
+        epoch, published_seq
       FROM h
       """;
 
   private static final String UPSERT_ROW =
-      "(?, ?, ?, (statement_timestamp() + make_interval(secs => ?)), ?, ?)";
+      "(?, ?, ?, (statement_timestamp() + make_interval(secs => ?)), ?, ?, ?)";
+  // The row's epoch (bound as 0 before the upsert gave it one) is left for the head's.
   private static final String FLUSH_ROW =
       "(?::uuid, ?::varchar, ?::varchar, ?::bigint, ?::varchar, ?::varchar, ?::text, ?::text,"
-          + " ?::timestamptz, ?::timestamptz)";
+          + " ?::timestamptz, ?::timestamptz, ?::bigint)";
 
   private final String upsert;
   private final String flush;

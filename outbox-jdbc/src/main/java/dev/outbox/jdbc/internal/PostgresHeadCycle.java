@@ -130,16 +130,17 @@ final class PostgresHeadCycle extends HeadCycle {
                 result.getLong("head_token"));
         long cursor = result.getLong("head_cursor");
         int attempts = result.getInt("head_attempts");
+        long published = result.getLong("head_published");
         if (result.getObject("id") == null) {
-          unseen.add(new Held(lease, cursor, attempts));
+          unseen.add(new Held(lease, cursor, attempts, published));
           continue;
         }
         String key = key(lease);
         leases.putIfAbsent(key, lease);
         long seq = result.getLong("seq");
-        byHead
-            .computeIfAbsent(key, k -> new ArrayList<>())
-            .add(rows.read(result, seq == cursor + 1 ? attempts : 0));
+        List<OutboxMessage> messages = byHead.computeIfAbsent(key, k -> new ArrayList<>());
+        messages.add(
+            rows.read(result, seq == cursor + 1 ? attempts : 0, previous(messages, published)));
       }
     }
     List<LeasedHead> leased = new ArrayList<>(leases.size() + unseen.size());

@@ -42,13 +42,15 @@ final class PostgresHeadStatements {
           ELSE h.attempts END,
         last_error = CASE WHEN o.failed THEN o.error WHEN o.d > h.delivered_seq THEN NULL
           ELSE h.last_error END,
-        held = o.held, delivered_seq = GREATEST(h.delivered_seq, o.d)
+        held = o.held, delivered_seq = GREATEST(h.delivered_seq, o.d),
+        published_seq = CASE WHEN o.p > h.delivered_seq THEN GREATEST(h.published_seq, o.p)
+          ELSE h.published_seq END
       FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::bigint[], ?::boolean[],
-          ?::float8[], ?::boolean[], ?::int4[], ?::text[], ?::boolean[])
-        AS o(t, i, token, d, keep, after, failed, attempts, error, held)
+          ?::float8[], ?::boolean[], ?::int4[], ?::text[], ?::boolean[], ?::bigint[])
+        AS o(t, i, token, d, keep, after, failed, attempts, error, held, p)
       WHERE h.aggregate_type = o.t AND h.aggregate_id = o.i AND h.lease_token = o.token
       RETURNING h.aggregate_type, h.aggregate_id, h.lease_token, h.delivered_seq, h.attempts,
-        h.claimed_by
+        h.published_seq, h.claimed_by
       """;
 
   private static final String READ =
@@ -73,7 +75,7 @@ final class PostgresHeadStatements {
       n AS (SELECT GREATEST(1, ?::int / NULLIF(count(*), 0)) AS each FROM r)
       SELECT r.aggregate_type AS head_type, r.aggregate_id AS head_id,
         r.lease_token AS head_token, r.delivered_seq AS head_cursor,
-        r.attempts AS head_attempts, %s
+        r.attempts AS head_attempts, r.published_seq AS head_published, %s
       FROM r CROSS JOIN n
       LEFT JOIN LATERAL (SELECT * FROM {outbox} x
         WHERE x.aggregate_type = r.aggregate_type AND x.aggregate_id = r.aggregate_id
@@ -96,10 +98,13 @@ final class PostgresHeadStatements {
         WHERE ctid = ANY(ARRAY(SELECT ctid FROM {heads}
           WHERE due_at <= statement_timestamp() ORDER BY due_at LIMIT ?
           FOR NO KEY UPDATE SKIP LOCKED))
-        RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts),
+        RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts,
+          published_seq),
       r AS (SELECT * FROM c
         UNION ALL SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::bigint[],
-          ?::int4[]) AS k(aggregate_type, aggregate_id, lease_token, delivered_seq, attempts)),
+          ?::int4[], ?::bigint[])
+          AS k(aggregate_type, aggregate_id, lease_token, delivered_seq, attempts,
+            published_seq)),
       %s
       """;
 
@@ -120,8 +125,10 @@ final class PostgresHeadStatements {
           ORDER BY d.due_at
           LIMIT GREATEST(0, ?::int - (SELECT count(*) FROM u WHERE u.claimed_by IS NOT NULL))
           FOR NO KEY UPDATE SKIP LOCKED))
-        RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts),
-      r AS (SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts
+        RETURNING aggregate_type, aggregate_id, lease_token, delivered_seq, attempts,
+          published_seq),
+      r AS (SELECT aggregate_type, aggregate_id, lease_token, delivered_seq, attempts,
+          published_seq
         FROM u WHERE claimed_by IS NOT NULL UNION ALL SELECT * FROM c),
       %s
       """;
@@ -140,7 +147,7 @@ final class PostgresHeadStatements {
   }
 
   /**
-   * The claim-and-read statement, for query plans: instance, lease seconds, heads, the five arrays
+   * The claim-and-read statement, for query plans: instance, lease seconds, heads, the six arrays
    * of the heads already held, limit.
    */
   String claimAndReadSql() {
@@ -184,7 +191,8 @@ final class PostgresHeadStatements {
    * those and of the heads already held, {@code limit} shared among all of them, in one statement.
    *
    * @return the statement, its result read by the caller: per message row, the head's token ({@code
-   *     head_token}), cursor ({@code head_cursor}) and attempts ({@code head_attempts})
+   *     head_token}), cursor ({@code head_cursor}), attempts ({@code head_attempts}) and published
+   *     seq ({@code head_published})
    */
   PreparedStatement claimAndRead(
       Connection connection,
@@ -200,6 +208,7 @@ final class PostgresHeadStatements {
     Long[] tokens = new Long[n];
     Long[] cursors = new Long[n];
     Integer[] attempts = new Integer[n];
+    Long[] published = new Long[n];
     for (int k = 0; k < n; k++) {
       HeadCycle.Held head = held.get(k);
       types[k] = head.lease().aggregateType();
@@ -207,6 +216,7 @@ final class PostgresHeadStatements {
       tokens[k] = head.lease().token();
       cursors[k] = head.deliveredSeq();
       attempts[k] = head.attempts();
+      published[k] = head.publishedSeq();
     }
     PreparedStatement statement = connection.prepareStatement(claimAndRead);
     try {
@@ -218,7 +228,8 @@ final class PostgresHeadStatements {
       statement.setArray(6, connection.createArrayOf("bigint", tokens));
       statement.setArray(7, connection.createArrayOf("bigint", cursors));
       statement.setArray(8, connection.createArrayOf("int4", attempts));
-      statement.setInt(9, limit);
+      statement.setArray(9, connection.createArrayOf("bigint", published));
+      statement.setInt(10, limit);
       return statement;
     } catch (SQLException | RuntimeException e) {
       statement.close();
@@ -249,6 +260,7 @@ final class PostgresHeadStatements {
     Integer[] attempts = new Integer[n];
     String[] errors = new String[n];
     Boolean[] held = new Boolean[n];
+    Long[] published = new Long[n];
     for (int k = 0; k < n; k++) {
       HeadChange change = changes.get(k);
       types[k] = change.lease().aggregateType();
@@ -261,6 +273,7 @@ final class PostgresHeadStatements {
       attempts[k] = change.attempts() == null ? 0 : change.attempts();
       errors[k] = HeadRecorder.storable(change.error());
       held[k] = change.held();
+      published[k] = change.publishedSeq();
     }
     Duration lease = continueFor == null ? Duration.ZERO : continueFor;
     statement.setDouble(1, seconds(ClaimRequest.keptPartOf(lease)));
@@ -275,7 +288,8 @@ final class PostgresHeadStatements {
     statement.setArray(10, connection.createArrayOf("int4", attempts));
     statement.setArray(11, connection.createArrayOf("text", errors));
     statement.setArray(12, connection.createArrayOf("boolean", held));
-    return 13;
+    statement.setArray(13, connection.createArrayOf("bigint", published));
+    return 14;
   }
 
   /**

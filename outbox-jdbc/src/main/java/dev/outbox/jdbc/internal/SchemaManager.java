@@ -28,13 +28,13 @@ public final class SchemaManager {
 
   static final String OUTBOX_COLUMNS =
       "id, position, aggregate_type, aggregate_id, seq, event_type, content_type, payload,"
-          + " headers, occurred_at, created_at";
+          + " headers, occurred_at, created_at, epoch";
   static final String HEAD_COLUMNS =
       "aggregate_type, aggregate_id, write_seq, delivered_seq, available_at, claimed_by,"
-          + " lease_token, attempts, last_error, held, due_at";
+          + " lease_token, attempts, last_error, held, due_at, epoch, published_seq";
   static final String DEAD_LETTER_COLUMNS =
       "id, aggregate_type, aggregate_id, seq, event_type, content_type, payload, headers,"
-          + " occurred_at, created_at, attempts, last_error, dead_lettered_at";
+          + " occurred_at, created_at, attempts, last_error, dead_lettered_at, epoch";
 
   private final Dialect dialect;
   private final OutboxOptions options;
@@ -72,7 +72,11 @@ public final class SchemaManager {
 
   /** The shipped DDL with the configured table names, one statement per element. */
   List<String> ddl() {
-    String script = readMigration();
+    StringBuilder all = new StringBuilder();
+    for (String resource : dialect.migrationResources()) {
+      all.append(readMigration(resource)).append('\n');
+    }
+    String script = all.toString();
     OutboxOptions defaults = OutboxOptions.defaults();
     script = rename(script, defaults.headTable(), options.headTable());
     script = rename(script, defaults.publishedView(), options.publishedView());
@@ -148,6 +152,7 @@ public final class SchemaManager {
     String database = database(connection);
     String others = others(problem, tables.subList(1, tables.size()));
     String resource = dialect.migrationResource();
+    String migrations = dialect.migrationWords();
     String them = tables.size() == 1 ? "it" : "them";
     String message =
         problem == Problem.MISSING_TABLES
@@ -161,9 +166,9 @@ public final class SchemaManager {
                 + others
                 + " Create "
                 + them
-                + " with the migration shipped in outbox-jdbc, classpath:"
-                + resource
-                + " (run it with Flyway, Liquibase or your SQL client), or set"
+                + " with the migrations shipped in outbox-jdbc, "
+                + migrations
+                + " (run them with Flyway, Liquibase or your SQL client), or set"
                 + " OutboxOptions.builder().createSchema(true) to create "
                 + them
                 + " at start in development."
@@ -177,8 +182,8 @@ public final class SchemaManager {
                 + others
                 + " Compare "
                 + them
-                + " with classpath:"
-                + resource
+                + " with "
+                + migrations
                 + " and migrate "
                 + them
                 + ".";
@@ -221,8 +226,7 @@ public final class SchemaManager {
     return words.length() == 0 ? "database" : words.toString();
   }
 
-  private String readMigration() {
-    String resource = dialect.migrationResource();
+  private static String readMigration(String resource) {
     try (InputStream in = SchemaManager.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new OutboxException("Missing resource " + resource + " in outbox-jdbc");

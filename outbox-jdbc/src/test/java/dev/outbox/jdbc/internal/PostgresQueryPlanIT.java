@@ -110,6 +110,7 @@ class PostgresQueryPlanIT {
             new Long[0],
             new Long[0],
             new Integer[0],
+            new Long[0],
             100);
     assertThat(plan)
         .contains("ix_plan_outbox_heads_due")

@@ -82,9 +82,9 @@ class SchemaManagerTest {
                   + " 'SCHEMA_MISSING', schema 'PUBLIC' (")
           .contains(
               "). The tables 'outbox_heads' and 'outbox_dead_letters' are missing too. Create them"
-                  + " with the migration shipped in outbox-jdbc,"
-                  + " classpath:db/outbox/h2/V1__outbox_tables.sql (run it with Flyway, Liquibase"
-                  + " or your SQL client), or set OutboxOptions.builder().createSchema(true) to"
+                  + " with the migrations shipped in outbox-jdbc, classpath:db/outbox/h2"
+                  + " (V1__outbox_tables.sql, V2__outbox_streams.sql) (run them with Flyway,"
+                  + " Liquibase or your SQL client), or set OutboxOptions.builder().createSchema(true) to"
                   + " create them at start in development.");
       assertThat(failure.getSuppressed()).hasSize(2);
     }
@@ -115,7 +115,51 @@ class SchemaManagerTest {
                   + " 'PUBLIC' lacks columns the outbox needs (")
           .endsWith(
               "). The table 'outbox_dead_letters' lacks columns too. Compare them with"
-                  + " classpath:db/outbox/h2/V1__outbox_tables.sql and migrate them.");
+                  + " classpath:db/outbox/h2 (V1__outbox_tables.sql, V2__outbox_streams.sql) and"
+                  + " migrate them.");
+    }
+  }
+
+  @Test
+  void tablesOfTheFirstMigrationLackTheStreamColumnsUntilTheSecondRuns() throws Exception {
+    OutboxOptions options = OutboxOptions.defaults();
+    try (Connection connection = DriverManager.getConnection("jdbc:h2:mem:schema_v1");
+        Statement statement = connection.createStatement()) {
+      String v1;
+      try (var in =
+          SchemaManagerTest.class
+              .getClassLoader()
+              .getResourceAsStream("db/outbox/h2/V1__outbox_tables.sql")) {
+        v1 = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      }
+      for (String sql : v1.replaceAll("(?m)^--.*$", "").split(";")) {
+        if (!sql.isBlank()) {
+          execute(statement, sql);
+        }
+      }
+      statement.execute(
+          "INSERT INTO outbox_heads (aggregate_type, aggregate_id, write_seq, delivered_seq,"
+              + " available_at) VALUES ('Order', 'o-1', 3, 3, CURRENT_TIMESTAMP)");
+
+      OutboxSchemaException stale =
+          catchThrowableOfType(
+              OutboxSchemaException.class,
+              () -> new SchemaManager(new H2Dialect(options), options).prepare(connection));
+      assertThat(stale.problem()).isEqualTo(Problem.MISSING_COLUMNS);
+      assertThat(stale.tables())
+          .containsExactly("outbox_messages", "outbox_heads", "outbox_dead_letters");
+      assertThat(stale.getMessage()).contains("V2__outbox_streams.sql");
+
+      OutboxOptions create = options.toBuilder().createSchema(true).build();
+      new SchemaManager(new H2Dialect(create), create).prepare(connection);
+      new SchemaManager(new H2Dialect(create), create).prepare(connection);
+      try (var rows =
+          statement.executeQuery("SELECT epoch, published_seq, delivered_seq FROM outbox_heads")) {
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getLong("epoch")).as("a head of before the epoch").isZero();
+        assertThat(rows.getLong("published_seq")).isZero();
+        assertThat(rows.getLong("delivered_seq")).as("kept as it was").isEqualTo(3);
+      }
     }
   }
 
