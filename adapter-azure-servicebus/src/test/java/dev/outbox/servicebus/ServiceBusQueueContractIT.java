@@ -1,5 +1,6 @@
 package dev.outbox.servicebus;
 
+import dev.outbox.IncomingMessage;
 import dev.outbox.servicebus.testing.SdkReceivers;
 import dev.outbox.testkit.ReceivedMessage;
 import java.time.Duration;
@@ -17,6 +18,15 @@ class ServiceBusQueueContractIT extends AbstractServiceBusContractIT {
   protected List<ReceivedMessage> receive(String aggregateType, int count, Duration timeout) {
     return receivers.receive(aggregateType, null, null, count, timeout).stream()
         .map(m -> SdkReceivers.normalize(aggregateType, m))
+        .toList();
+  }
+
+  /** Each message as the SDK's receiver client got it, read by {@link ServiceBusIncoming}. */
+  @Override
+  protected List<IncomingMessage> receiveIncoming(
+      String aggregateType, int count, Duration timeout) {
+    return receivers.receive(aggregateType, null, null, count, timeout).stream()
+        .map(ServiceBusIncoming::of)
         .toList();
   }
 }

@@ -1,5 +1,6 @@
 package dev.outbox.kafka;
 
+import dev.outbox.IncomingMessage;
 import dev.outbox.kafka.testing.EmbeddedKafka;
 import dev.outbox.kafka.testing.TestConsumer;
 import dev.outbox.spi.EventPublisher;
@@ -85,8 +86,22 @@ class KafkaEventPublisherIT extends EventPublisherContract {
 
   @Override
   protected List<ReceivedMessage> receive(String aggregateType, int count, Duration timeout) {
+    return records(aggregateType, count, timeout).stream()
+        .map(KafkaEventPublisherIT::normalize)
+        .toList();
+  }
+
+  /** Each record as a consumer polled it, read by {@link KafkaIncoming}. */
+  @Override
+  protected List<IncomingMessage> receiveIncoming(
+      String aggregateType, int count, Duration timeout) {
+    return records(aggregateType, count, timeout).stream().map(KafkaIncoming::of).toList();
+  }
+
+  private List<ConsumerRecord<String, byte[]>> records(
+      String aggregateType, int count, Duration timeout) {
     try (TestConsumer consumer = new TestConsumer(kafka.bootstrapServers(), aggregateType)) {
-      return consumer.poll(count, timeout).stream().map(KafkaEventPublisherIT::normalize).toList();
+      return consumer.poll(count, timeout);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.outbox.nats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outbox.IncomingMessage;
 import dev.outbox.OutboxMessage;
 import dev.outbox.nats.testing.JetStreamFixture;
 import dev.outbox.nats.testing.NatsServerProcess;
@@ -140,12 +141,20 @@ class NatsEventPublisherIT extends EventPublisherContract {
   @Override
   protected List<ReceivedMessage> receive(String aggregateType, int count, Duration timeout)
       throws Exception {
-    List<ReceivedMessage> received = new ArrayList<>();
-    String subject = prefix + "." + aggregateType + ".>";
-    for (Message message : nats.read(stream(aggregateType), subject, count, timeout)) {
-      received.add(normalize(message));
-    }
-    return received;
+    return read(aggregateType, count, timeout).stream()
+        .map(NatsEventPublisherIT::normalize)
+        .toList();
+  }
+
+  /** Each message as a JetStream pull consumer fetched it, read by {@link NatsIncoming}. */
+  @Override
+  protected List<IncomingMessage> receiveIncoming(String aggregateType, int count, Duration timeout)
+      throws Exception {
+    return read(aggregateType, count, timeout).stream().map(NatsIncoming::of).toList();
+  }
+
+  private List<Message> read(String aggregateType, int count, Duration timeout) throws Exception {
+    return nats.read(stream(aggregateType), prefix + "." + aggregateType + ".>", count, timeout);
   }
 
   private static String stream(String aggregateType) {

@@ -1,6 +1,8 @@
 package dev.outbox.rabbitmq;
 
+import dev.outbox.IncomingMessage;
 import dev.outbox.rabbitmq.testing.RabbitMqTestBroker;
+import dev.outbox.rabbitmq.testing.RabbitMqTestBroker.Delivered;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.testkit.EventPublisherContract;
 import dev.outbox.testkit.ReceivedMessage;
@@ -31,7 +33,7 @@ class RabbitMqEventPublisherIT extends EventPublisherContract {
   private RabbitMqTestBroker broker;
   private String exchange;
   private final List<String> queues = new ArrayList<>();
-  private final Map<String, BlockingQueue<ReceivedMessage>> inboxes = new ConcurrentHashMap<>();
+  private final Map<String, BlockingQueue<Delivered>> inboxes = new ConcurrentHashMap<>();
   private final List<TcpProxy> proxies = new ArrayList<>();
 
   @BeforeAll
@@ -106,19 +108,36 @@ class RabbitMqEventPublisherIT extends EventPublisherContract {
     String queue = RabbitMqTestBroker.name(aggregateType);
     queues.add(queue);
     broker.declareQueue(queue, false, exchange, aggregateType + ".#");
-    BlockingQueue<ReceivedMessage> inbox = new LinkedBlockingQueue<>();
+    BlockingQueue<Delivered> inbox = new LinkedBlockingQueue<>();
     inboxes.put(aggregateType, inbox);
-    broker.consume(queue, delivered -> inbox.add(delivered.normalized()));
+    broker.consume(queue, inbox::add);
   }
 
   @Override
   protected List<ReceivedMessage> receive(String aggregateType, int count, Duration timeout)
       throws Exception {
-    BlockingQueue<ReceivedMessage> inbox = inboxes.get(aggregateType);
-    List<ReceivedMessage> received = new ArrayList<>();
+    return delivered(aggregateType, count, timeout).stream().map(Delivered::normalized).toList();
+  }
+
+  /**
+   * Each delivery as the consumer's {@code DeliverCallback} got it, read by {@link
+   * RabbitMqIncoming}.
+   */
+  @Override
+  protected List<IncomingMessage> receiveIncoming(String aggregateType, int count, Duration timeout)
+      throws Exception {
+    return delivered(aggregateType, count, timeout).stream()
+        .map(d -> RabbitMqIncoming.of(d.delivery()))
+        .toList();
+  }
+
+  private List<Delivered> delivered(String aggregateType, int count, Duration timeout)
+      throws InterruptedException {
+    BlockingQueue<Delivered> inbox = inboxes.get(aggregateType);
+    List<Delivered> received = new ArrayList<>();
     long deadline = System.nanoTime() + timeout.toNanos();
     while (received.size() < count) {
-      ReceivedMessage next = inbox.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      Delivered next = inbox.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
       if (next == null) {
         break;
       }

@@ -8,6 +8,7 @@ import static dev.outbox.testkit.ContractChecks.publish;
 import static dev.outbox.testkit.ContractChecks.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outbox.IncomingMessage;
 import dev.outbox.OutboxMessage;
 import dev.outbox.spi.EventPublisher;
 import dev.outbox.spi.PublishResult;
@@ -49,6 +50,9 @@ public abstract class EventPublisherContract {
 
   /** How much longer than its timeout {@code publish} may take when the broker is unreachable. */
   protected static final Duration UNREACHABLE_MARGIN = Duration.ofSeconds(3);
+
+  /** The epoch of the stream of the consumer-binding test: 2025-01-01 in milliseconds. */
+  private static final long STREAM_EPOCH = 1_735_689_600_000L;
 
   private final List<EventPublisher> publishers = new ArrayList<>();
 
@@ -119,6 +123,28 @@ public abstract class EventPublisherContract {
    */
   protected abstract List<ReceivedMessage> receive(
       String aggregateType, int count, Duration timeout) throws Exception;
+
+  /**
+   * Receives messages of a prepared aggregate type as the adapter's users consume them: with the
+   * broker's own client, each received object read by the adapter's consumer-side binding ({@code
+   * KafkaIncoming.of(record)}, {@code RabbitMqIncoming.of(delivery)}, ...).
+   *
+   * <p>By default {@link #receive} and {@link IncomingMessage#of} on its normal form, for a
+   * publisher with no client of its own (an in-memory one). An adapter overrides it, so that the
+   * contract checks its binding on what its broker really delivers.
+   *
+   * @param aggregateType a type passed to {@link #prepareDestination(String)} before
+   * @param count how many to wait for
+   * @param timeout how long to wait at most
+   * @return the messages in arrival order: {@code count} of them, or fewer when the time ran out
+   * @throws Exception when the broker fails
+   */
+  protected List<IncomingMessage> receiveIncoming(String aggregateType, int count, Duration timeout)
+      throws Exception {
+    return receive(aggregateType, count, timeout).stream()
+        .map(r -> IncomingMessage.of(r.headers(), r.body(), r.messageId()))
+        .toList();
+  }
 
   /**
    * An aggregate type whose messages the broker cannot accept.
@@ -235,6 +261,32 @@ public abstract class EventPublisherContract {
     List<ReceivedMessage> received = publishAndReceive(type, List.of(small, large));
     assertThat(received.get(0).body()).isEqualTo(small.payloadBytes());
     assertThat(received.get(1).body()).isEqualTo(large.payloadBytes());
+  }
+
+  @Test
+  void consumerBindingReadsIdStreamPositionEventTypeAndBodyOfTheReceivedMessage() throws Exception {
+    String type = prepared("incoming");
+    List<OutboxMessage> stream = TestMessages.batch(type, 1, 3);
+    // the second was dead-lettered: the third comes after the first, in a stream of a later epoch
+    OutboxMessage message = stream.get(2).inStream(STREAM_EPOCH, stream.get(0).seq());
+    assertThat(publish(createTracked(), List.of(message), publishTimeout()))
+        .allSatisfy(r -> assertThat(r.isPublished()).as("published: %s", r.failure()).isTrue());
+
+    List<IncomingMessage> received = receiveIncoming(type, 1, receiveTimeout());
+
+    assertThat(received).as("received from %s", type).hasSize(1);
+    IncomingMessage incoming = received.get(0);
+    assertThat(incoming.id()).isEqualTo(message.id().toString());
+    assertThat(incoming.aggregateType()).isEqualTo(type);
+    assertThat(incoming.aggregateId()).isEqualTo(TestMessages.aggregateId(0));
+    assertThat(incoming.hasSeq()).as("hasSeq of %s", incoming).isTrue();
+    assertThat(incoming.seq()).isEqualTo(message.seq());
+    assertThat(incoming.epoch()).isEqualTo(STREAM_EPOCH);
+    assertThat(incoming.prevSeq()).isEqualTo(stream.get(0).seq()).isLessThan(message.seq() - 1);
+    assertThat(incoming.eventType()).isEqualTo(TestMessages.EVENT_TYPE);
+    assertThat(incoming.payload()).isEqualTo(message.payloadBytes());
+    assertThat(incoming.header("correlation-id"))
+        .isEqualTo(message.headers().get("correlation-id"));
   }
 
   @Test

@@ -6,6 +6,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.DeliverCallback;
+import com.rabbitmq.client.Delivery;
 import dev.outbox.rabbitmq.RabbitMqPublisherOptions;
 import dev.outbox.spi.WireHeaders;
 import dev.outbox.testkit.ReceivedMessage;
@@ -118,7 +119,7 @@ public final class RabbitMqTestBroker implements AutoCloseable {
     channel.basicQos(500);
     DeliverCallback callback =
         (tag, delivery) -> {
-          handler.accept(new Delivered(queue, delivery.getProperties(), delivery.getBody()));
+          handler.accept(new Delivered(queue, delivery));
           try {
             channel.basicAck(delivery.getEnvelope().getDeliveryTag(), false);
           } catch (AlreadyClosedException e) {
@@ -152,16 +153,27 @@ public final class RabbitMqTestBroker implements AutoCloseable {
    * A message as it arrived.
    *
    * @param queue the queue it came from
-   * @param properties its AMQP properties
-   * @param body its body
+   * @param delivery the client's delivery, as a consumer's {@code DeliverCallback} got it
    */
-  public record Delivered(String queue, AMQP.BasicProperties properties, byte[] body) {
+  public record Delivered(String queue, Delivery delivery) {
+
+    /** Its AMQP properties. */
+    public AMQP.BasicProperties properties() {
+      return delivery.getProperties();
+    }
+
+    /** Its body. */
+    public byte[] body() {
+      return delivery.getBody();
+    }
 
     /** The headers as strings. */
     public Map<String, String> headers() {
       Map<String, String> headers = new LinkedHashMap<>();
-      if (properties.getHeaders() != null) {
-        properties.getHeaders().forEach((name, value) -> headers.put(name, String.valueOf(value)));
+      if (properties().getHeaders() != null) {
+        properties()
+            .getHeaders()
+            .forEach((name, value) -> headers.put(name, String.valueOf(value)));
       }
       return headers;
     }
@@ -171,11 +183,11 @@ public final class RabbitMqTestBroker implements AutoCloseable {
       Map<String, String> headers = headers();
       return new ReceivedMessage(
           queue,
-          properties.getMessageId(),
+          properties().getMessageId(),
           headers.get(WireHeaders.AGGREGATE_ID),
           headers,
-          body,
-          properties.getContentType());
+          body(),
+          properties().getContentType());
     }
   }
 }
