@@ -1,0 +1,9 @@
+package dev.outbox.inbox;
+
+import dev.outbox.jdbc.testing.TestDatabase;
+
+class PostgresInboxIT extends AbstractInboxIT {
+  PostgresInboxIT() {
+    super(TestDatabase.POSTGRESQL);
+  }
+}
