@@ -1,9 +1,12 @@
 package dev.outbox.inbox;
 
 import dev.outbox.spi.OptionText;
+import dev.outbox.spi.OptionsBinder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Pattern;
 
 /**
@@ -76,6 +79,57 @@ public final class InboxOptions {
     this.cleanupBatchSize = builder.cleanupBatchSize;
     this.createSchema = builder.createSchema;
     this.listeners = List.copyOf(builder.listeners);
+  }
+
+  /** The keys of {@link #fromMap}: the one key grammar of every module ({@link OptionsBinder}). */
+  private static final OptionsBinder<Builder> BINDER =
+      OptionsBinder.<Builder>of("Inbox")
+          .string("source", Builder::source)
+          .string("positions-table", Builder::positionsTable)
+          .string("received-ids-table", Builder::receivedIdsTable)
+          .enumeration("gap-policy", GapPolicy.class, Builder::gapPolicy)
+          .duration("position-retention", Builder::positionRetention)
+          .duration("id-retention", Builder::idRetention)
+          .duration("cleanup-interval", Builder::cleanupInterval)
+          .integer("cleanup-batch-size", Builder::cleanupBatchSize)
+          .bool("create-schema", Builder::createSchema);
+
+  /**
+   * Options from key/value settings under a prefix, in the grammar of every outbox module: {@code
+   * outbox.inbox.source=billing}, {@code outbox.inbox.gap-policy=apply}, {@code
+   * outbox.inbox.position-retention=30d}, or their environment form ({@code OUTBOX_INBOX_SOURCE}).
+   * Unset keys keep their defaults; listeners are set in code.
+   *
+   * @param values the settings, for example {@code System.getenv()}
+   * @param prefix the prefix, dotted or in environment form, for example {@code outbox.inbox}
+   * @return the options
+   * @throws IllegalArgumentException naming an unknown key below the prefix, or a bad value
+   */
+  public static InboxOptions fromMap(Map<String, String> values, String prefix) {
+    return BINDER.bind(values, prefix, builder()).build();
+  }
+
+  /**
+   * Options from properties under a prefix, as {@link #fromMap} reads them.
+   *
+   * @param properties the properties, for example a file's
+   * @param prefix the prefix, for example {@code outbox.inbox}
+   * @return the options
+   * @throws IllegalArgumentException naming an unknown key below the prefix, or a bad value
+   */
+  public static InboxOptions fromProperties(Properties properties, String prefix) {
+    return BINDER.bind(properties, prefix, builder()).build();
+  }
+
+  /**
+   * Every key {@link #fromMap} reads under a prefix, for documentation and for checks of unknown
+   * keys.
+   *
+   * @param prefix the prefix in dotted form, for example {@code outbox.inbox}
+   * @return the keys, for example {@code outbox.inbox.source}
+   */
+  public static List<String> keys(String prefix) {
+    return BINDER.keys(prefix);
   }
 
   /**

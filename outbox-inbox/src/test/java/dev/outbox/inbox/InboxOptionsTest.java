@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class InboxOptionsTest {
@@ -116,5 +117,43 @@ class InboxOptionsTest {
     assertThat(original.source()).isEqualTo("billing");
     assertThat(original.listeners()).containsExactly(listener);
     assertThat(original.toString()).contains("source=billing", "gapPolicy=FAIL");
+  }
+
+  @Test
+  void fromMapReadsEveryKeyInTheOneGrammarAndRefusesAnUnknownOne() {
+    InboxOptions options =
+        InboxOptions.fromMap(
+            Map.of(
+                "outbox.inbox.source", "billing",
+                "outbox.inbox.gap-policy", "apply",
+                "OUTBOX_INBOX_POSITION_RETENTION", "45d",
+                "outbox.inbox.id-retention", "12h",
+                "outbox.inbox.cleanup-interval", "30s",
+                "outbox.inbox.cleanup-batch-size", "500",
+                "outbox.inbox.positions-table", "billing_positions",
+                "outbox.inbox.received-ids-table", "billing_ids",
+                "outbox.inbox.create-schema", "true",
+                "outbox.poll-interval", "1s"),
+            "outbox.inbox");
+
+    assertThat(options.source()).isEqualTo("billing");
+    assertThat(options.gapPolicy()).isEqualTo(GapPolicy.APPLY);
+    assertThat(options.positionRetention()).isEqualTo(Duration.ofDays(45));
+    assertThat(options.idRetention()).isEqualTo(Duration.ofHours(12));
+    assertThat(options.cleanupInterval()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(options.cleanupBatchSize()).isEqualTo(500);
+    assertThat(options.positionsTable()).isEqualTo("billing_positions");
+    assertThat(options.receivedIdsTable()).isEqualTo("billing_ids");
+    assertThat(options.createSchema()).isTrue();
+    assertThat(InboxOptions.keys("outbox.inbox"))
+        .contains("outbox.inbox.source", "outbox.inbox.gap-policy")
+        .hasSize(9);
+    assertThatThrownBy(
+            () ->
+                InboxOptions.fromMap(
+                    Map.of("outbox.inbox.source", "billing", "outbox.inbox.gap-polcy", "apply"),
+                    "outbox.inbox"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("outbox.inbox.gap-polcy");
   }
 }
