@@ -1,6 +1,7 @@
 package dev.outbox.spring.boot;
 
 import dev.outbox.Outbox;
+import dev.outbox.micrometer.InboxMetrics;
 import dev.outbox.micrometer.OutboxMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -11,12 +12,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
  * The outbox's meters ({@code outbox-micrometer}) on the application's {@link MeterRegistry}:
  * counters and timers as an {@code OutboxListener}, gauges from the outbox's health. {@code
- * outbox.metrics.latency-histogram=true} publishes the delivery latency as a histogram.
+ * outbox.metrics.latency-histogram=true} publishes the delivery latency as a histogram. With
+ * outbox-inbox on the class path, {@link InboxMetrics} counts what the inbox does.
  */
 @AutoConfiguration(after = CompositeMeterRegistryAutoConfiguration.class)
 @ConditionalOnClass({OutboxMetrics.class, MeterRegistry.class})
@@ -30,6 +33,17 @@ public class OutboxMetricsAutoConfiguration {
     return OutboxMetrics.builder(registry)
         .latencyHistogram(histogram != null && Boolean.parseBoolean(histogram.strip()))
         .build();
+  }
+
+  /** The inbox's counters, when outbox-inbox is there too. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "dev.outbox.inbox.Inbox")
+  static class InboxMetricsConfiguration {
+
+    @Bean
+    InboxMetrics inboxMetrics(MeterRegistry registry) {
+      return new InboxMetrics(registry);
+    }
   }
 
   @Bean

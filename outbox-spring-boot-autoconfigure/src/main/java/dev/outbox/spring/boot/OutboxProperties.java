@@ -29,10 +29,17 @@ final class OutboxProperties {
    * outbox.}.
    */
   static final List<String> OWN_KEYS =
-      List.of("enabled", "broker", "health.max-lag", "metrics.latency-histogram", "flyway.enabled");
+      List.of(
+          "enabled",
+          "broker",
+          "health.max-lag",
+          "metrics.latency-histogram",
+          "flyway.enabled",
+          "inbox.*");
 
   /** The first segments of {@link #OWN_KEYS}: what the outbox's binders never see. */
-  static final Set<String> SPRING_ONLY = Set.of("enabled", "broker", "health", "metrics", "flyway");
+  static final Set<String> SPRING_ONLY =
+      Set.of("enabled", "broker", "health", "metrics", "flyway", "inbox");
 
   private final Map<String, String> values;
 
@@ -173,6 +180,16 @@ final class OutboxProperties {
       }
     }
     return List.of();
+  }
+
+  /**
+   * Every property read, dotted or in environment form as given, for a binder of its own section
+   * ({@code InboxOptions.fromMap(values, "outbox.inbox")}).
+   *
+   * @return key to value
+   */
+  Map<String, String> all() {
+    return Map.copyOf(values);
   }
 
   /** The value of {@code outbox.<name>} (or its environment form), or {@code null}. */

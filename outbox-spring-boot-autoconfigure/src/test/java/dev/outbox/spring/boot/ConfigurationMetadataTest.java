@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.outbox.OutboxOptions;
+import dev.outbox.inbox.InboxOptions;
 import dev.outbox.kafka.KafkaPublisherOptions;
 import dev.outbox.nats.NatsPublisherOptions;
 import dev.outbox.rabbitmq.RabbitMqPublisherOptions;
@@ -31,7 +32,10 @@ class ConfigurationMetadataTest {
     read.addAll(RabbitMqPublisherOptions.keys("outbox.rabbitmq"));
     read.addAll(NatsPublisherOptions.keys("outbox.nats"));
     read.addAll(ServiceBusPublisherOptions.keys("outbox.servicebus"));
-    OutboxProperties.OWN_KEYS.forEach(key -> read.add("outbox." + key));
+    read.addAll(InboxOptions.keys("outbox.inbox"));
+    OutboxProperties.OWN_KEYS.stream()
+        .filter(key -> !key.equals("inbox.*"))
+        .forEach(key -> read.add("outbox." + key));
     Set<String> expected = new TreeSet<>();
     read.forEach(
         key -> expected.add(key.endsWith(".*") ? key.substring(0, key.length() - 2) : key));
