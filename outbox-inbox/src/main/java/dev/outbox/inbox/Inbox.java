@@ -79,6 +79,41 @@ public interface Inbox extends AutoCloseable {
       throws SQLException;
 
   /**
+   * Applies a batch of messages (a consumer's poll) in the caller's transaction, each as {@link
+   * #apply} would, in the batch's order, with a few round trips for the whole batch instead of one
+   * or more per message: the positions the batch names are locked in one read, decided on in memory
+   * as each message moves its aggregate's position, and written at the end. Use it where a consumer
+   * commits a poll at once (Kafka, a RabbitMQ prefetch acknowledged together); the results line up
+   * with the messages.
+   *
+   * @param connection a connection in a transaction (auto-commit off), where the handler's effects
+   *     go
+   * @param messages the messages, in the order received
+   * @param handler what to do with each message that is next of its stream
+   * @return what was done with each message, in the order given
+   * @throws IllegalStateException when the connection is in auto-commit mode
+   * @throws InboxGapException on a gap under {@link GapPolicy#FAIL}; roll the whole batch back
+   * @throws SQLException from the database, or from the handler; roll the whole batch back
+   */
+  List<InboxResult> applyAll(
+      Connection connection, List<IncomingMessage> messages, InboxHandler handler)
+      throws SQLException;
+
+  /**
+   * Applies a batch of messages in a transaction of its own, as {@link #applyAll} does: commits
+   * when every message was applied, a duplicate or a gap; rolls back and rethrows when a handler
+   * (or the database) fails, and then no message of the batch counts as applied.
+   *
+   * @param messages the messages, in the order received
+   * @param handler what to do with each
+   * @return what was done with each message, in the order given
+   * @throws InboxGapException on a gap under {@link GapPolicy#FAIL}
+   * @throws OutboxException wrapping an {@link SQLException} or a checked exception of a handler;
+   *     an unchecked exception of a handler is rethrown as it is
+   */
+  List<InboxResult> receiveAll(List<IncomingMessage> messages, InboxHandler handler);
+
+  /**
    * Applies a message in a transaction of its own on a connection of the data source: commits when
    * the message was applied, a duplicate or a gap; rolls back and rethrows when the handler (or the
    * database) fails. On MariaDB/MySQL the transaction runs at READ COMMITTED.

@@ -487,6 +487,166 @@ abstract class AbstractInboxIT {
     return new ArrayDeque<>(deliveries);
   }
 
+  // ---- batches ----------------------------------------------------------------------------
+
+  @Test
+  void aBatchDecidesEachMessageAsItsPredecessorsMovedThePositionAndWritesTheGapItLeaves()
+      throws SQLException {
+    List<InboxResult> reported = new CopyOnWriteArrayList<>();
+    InboxListener listener =
+        new InboxListener() {
+          @Override
+          public void applied(InboxResult result) {
+            reported.add(result);
+          }
+
+          @Override
+          public void duplicate(InboxResult result) {
+            reported.add(result);
+          }
+
+          @Override
+          public void gap(InboxResult result) {
+            reported.add(result);
+          }
+        };
+    Inbox inbox = Inbox.create(dataSource, options().build(), listener);
+    counterRow("b-1");
+
+    List<InboxResult> first =
+        inbox.receiveAll(
+            List.of(
+                message("Order", "b-1", 7, 1, 0),
+                message("Order", "b-1", 7, 2, 1),
+                message("Order", "b-1", 7, 2, 1),
+                message("Order", "b-1", 7, 4, 3),
+                message("Order", "b-1", 7, 3, 2)),
+            counting());
+
+    assertThat(first)
+        .extracting(InboxResult::outcome)
+        .containsExactly(
+            InboxOutcome.APPLIED,
+            InboxOutcome.APPLIED,
+            InboxOutcome.DUPLICATE,
+            InboxOutcome.GAP,
+            InboxOutcome.APPLIED);
+    assertThat(counter("b-1")).isEqualTo(",1,2,3");
+    assertThat(inbox.gaps(10))
+        .as("seq 4 came before 3 and waits, recorded with the batch")
+        .singleElement()
+        .satisfies(
+            position -> {
+              assertThat(position.appliedSeq()).isEqualTo(3);
+              assertThat(position.gapSeq()).isEqualTo(4);
+            });
+
+    List<InboxResult> second =
+        inbox.receiveAll(
+            List.of(message("Order", "b-1", 7, 4, 3), message("Order", "b-1", 7, 5, 4)),
+            counting());
+
+    assertThat(second).extracting(InboxResult::outcome).containsOnly(InboxOutcome.APPLIED);
+    assertThat(counter("b-1")).isEqualTo(",1,2,3,4,5");
+    assertThat(inbox.gaps(10)).isEmpty();
+    assertThat(reported).hasSize(7);
+  }
+
+  @Test
+  void aBatchWhoseHandlerThrowsLeavesEveryPositionAndIsAppliedWholeOnRedelivery()
+      throws SQLException {
+    Inbox inbox = Inbox.create(dataSource, options().build());
+    counterRow("b-2");
+    counterRow("b-3");
+    List<IncomingMessage> poll =
+        List.of(
+            message("Order", "b-2", 1, 1, 0),
+            message("Order", "b-3", 1, 1, 0),
+            message("Order", "b-2", 1, 2, 1));
+    InboxHandler counting = counting();
+
+    assertThatThrownBy(
+            () ->
+                inbox.receiveAll(
+                    poll,
+                    (connection, message) -> {
+                      counting.handle(connection, message);
+                      if (message.seq() == 2) {
+                        throw new IllegalStateException("handler failed");
+                      }
+                    }))
+        .hasMessage("handler failed");
+    assertThat(counter("b-2")).isEmpty();
+    assertThat(inbox.positions(10)).isEmpty();
+
+    assertThat(inbox.receiveAll(poll, counting))
+        .extracting(InboxResult::outcome)
+        .containsOnly(InboxOutcome.APPLIED);
+    assertThat(counter("b-2")).isEqualTo(",1,2");
+    assertThat(counter("b-3")).isEqualTo(",1");
+  }
+
+  @Test
+  void twoConsumersOfBatchesApplyEachMessageExactlyOnceAndInSeqOrder() throws Exception {
+    Inbox inbox = Inbox.create(dataSource, options().build());
+    int aggregates = 20;
+    List<IncomingMessage> stream = new ArrayList<>();
+    for (int a = 0; a < aggregates; a++) {
+      String id = "bc-" + a;
+      counterRow(id);
+      for (long seq = 1; seq <= 10; seq++) {
+        if (seq != 5) {
+          stream.add(message("Order", id, 1, seq, seq == 6 ? 4 : seq - 1));
+        }
+      }
+    }
+    ExecutorService consumers = Executors.newFixedThreadPool(2);
+    try {
+      Future<Tally> one = consumers.submit(() -> consumeInBatches(inbox, deliveries(stream, 3)));
+      Future<Tally> two = consumers.submit(() -> consumeInBatches(inbox, deliveries(stream, 4)));
+      Tally first = one.get(25, TimeUnit.SECONDS);
+      Tally second = two.get(25, TimeUnit.SECONDS);
+      assertThat(first.applied() + second.applied()).isEqualTo(stream.size());
+    } finally {
+      consumers.shutdownNow();
+    }
+    for (int a = 0; a < aggregates; a++) {
+      assertThat(counter("bc-" + a)).as("bc-" + a).isEqualTo(",1,2,3,4,6,7,8,9,10");
+    }
+  }
+
+  /**
+   * Takes polls of up to seven deliveries and applies each poll in one transaction; the gaps of a
+   * poll go to the back, and a poll the database refused (a deadlock between the two consumers'
+   * locks) is delivered again whole.
+   */
+  private Tally consumeInBatches(Inbox inbox, Deque<IncomingMessage> queue) {
+    int applied = 0;
+    int duplicates = 0;
+    for (int polls = 0; !queue.isEmpty() && polls < 10_000; polls++) {
+      List<IncomingMessage> poll = new ArrayList<>();
+      while (poll.size() < 7 && !queue.isEmpty()) {
+        poll.add(queue.poll());
+      }
+      List<InboxResult> results;
+      try {
+        results = inbox.receiveAll(poll, counting());
+      } catch (OutboxException e) {
+        queue.addAll(poll);
+        continue;
+      }
+      for (int i = 0; i < poll.size(); i++) {
+        switch (results.get(i).outcome()) {
+          case GAP -> queue.add(poll.get(i));
+          case APPLIED -> applied++;
+          case DUPLICATE -> duplicates++;
+        }
+      }
+    }
+    assertThat(queue).as("every delivery settled").isEmpty();
+    return new Tally(applied, duplicates);
+  }
+
   // ---- cleanup ----------------------------------------------------------------------------
 
   @Test

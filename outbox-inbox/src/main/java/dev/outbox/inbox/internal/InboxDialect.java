@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -180,6 +181,39 @@ abstract sealed class InboxDialect permits PostgresInboxDialect, PortableInboxDi
   /** The database's name as users know it: PostgreSQL, MariaDB/MySQL, H2. */
   @Override
   public abstract String toString();
+
+  /**
+   * The locking read of several positions of one source, in key order (the order every transaction
+   * that locks several positions takes them in): source, then type and id per key.
+   *
+   * @param keys how many keys, 1 or more
+   */
+  final String lockAll(int keys) {
+    return sql(
+        """
+        SELECT aggregate_type, aggregate_id, epoch, applied_seq, gap_epoch, gap_seq
+        FROM {positions} WHERE source = ? AND (aggregate_type, aggregate_id) IN (%s)
+        ORDER BY aggregate_type, aggregate_id FOR UPDATE
+        """
+            .formatted(String.join(", ", Collections.nCopies(keys, "(?, ?)"))));
+  }
+
+  /**
+   * One statement that moves several positions of a source, where the database has one (PostgreSQL:
+   * an update from arrays): source, then the types, ids, epochs and seqs as arrays. {@code null}
+   * where the moves go as a JDBC batch of {@link #move}.
+   */
+  String moveAll() {
+    return null;
+  }
+
+  /**
+   * The locking read of several positions from arrays where the database has one (PostgreSQL): the
+   * types and ids as arrays, then the source. {@code null} where {@link #lockAll(int)} serves.
+   */
+  String lockAllFromArrays() {
+    return null;
+  }
 
   /** Every statement, for checks. */
   final List<String> statements() {

@@ -43,6 +43,7 @@ final class JdbcInbox implements Inbox {
   private final Connections connections;
   private final Listeners listeners;
   private final InboxCleaner cleaner;
+  private final BatchApply batchApply;
 
   JdbcInbox(Connections connections, InboxOptions options, InboxDialect dialect) {
     this.options = options;
@@ -52,6 +53,7 @@ final class JdbcInbox implements Inbox {
     this.connections = connections;
     this.listeners = new Listeners(options.listeners(), source);
     this.cleaner = new InboxCleaner(connections, positions, options);
+    this.batchApply = new BatchApply(this, positions, listeners, options);
   }
 
   @Override
@@ -60,15 +62,7 @@ final class JdbcInbox implements Inbox {
     Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(message, "message");
     Objects.requireNonNull(handler, "handler");
-    if (connection.getAutoCommit()) {
-      throw new IllegalStateException(
-          "Inbox.apply needs a connection in a transaction, so that the handler's effects and the"
-              + " position of inbox '"
-              + source
-              + "' commit together, but the connection is in auto-commit mode: call"
-              + " connection.setAutoCommit(false) before and commit after, or use"
-              + " Inbox.receive(message, handler), which runs a transaction of its own");
-    }
+    requireTransaction(connection);
     if (!message.hasSeq()) {
       return applyOnce(connection, message, handler);
     }
@@ -134,7 +128,7 @@ final class JdbcInbox implements Inbox {
     return applied(connection, message, handler, key, at);
   }
 
-  private InboxGapException gapFailure(Key key, IncomingMessage message, Position at) {
+  InboxGapException gapFailure(Key key, IncomingMessage message, Position at) {
     InboxResult gap = listeners.report(result(InboxOutcome.GAP, key, message, at, at));
     return new InboxGapException(
         describeGap(message, at)
@@ -145,6 +139,51 @@ final class JdbcInbox implements Inbox {
         message.epoch(),
         message.seq(),
         message.prevSeq());
+  }
+
+  @Override
+  public List<InboxResult> applyAll(
+      Connection connection, List<IncomingMessage> messages, InboxHandler handler)
+      throws SQLException {
+    Objects.requireNonNull(connection, "connection");
+    Objects.requireNonNull(handler, "handler");
+    List<IncomingMessage> batch = List.copyOf(messages);
+    requireTransaction(connection);
+    return batchApply.apply(connection, batch, handler);
+  }
+
+  @Override
+  public List<InboxResult> receiveAll(List<IncomingMessage> messages, InboxHandler handler) {
+    Objects.requireNonNull(handler, "handler");
+    List<IncomingMessage> batch = List.copyOf(messages);
+    try {
+      return connections.transaction(connection -> applyAll(connection, batch, handler));
+    } catch (SQLException e) {
+      throw new OutboxException(
+          "Inbox '"
+              + source
+              + "' could not apply a batch of "
+              + batch.size()
+              + " messages on "
+              + dialect
+              + ": "
+              + e.getMessage()
+              + ". The transaction was rolled back; the messages apply when they are delivered"
+              + " again",
+          e);
+    }
+  }
+
+  private void requireTransaction(Connection connection) throws SQLException {
+    if (connection.getAutoCommit()) {
+      throw new IllegalStateException(
+          "Inbox.apply needs a connection in a transaction, so that the handler's effects and the"
+              + " position of inbox '"
+              + source
+              + "' commit together, but the connection is in auto-commit mode: call"
+              + " connection.setAutoCommit(false) before and commit after, or use"
+              + " Inbox.receive(message, handler), which runs a transaction of its own");
+    }
   }
 
   @Override
@@ -252,7 +291,7 @@ final class JdbcInbox implements Inbox {
     return true;
   }
 
-  private String describeGap(IncomingMessage message, Position at) {
+  String describeGap(IncomingMessage message, Position at) {
     return "Inbox '"
         + source
         + "' found a gap before "
@@ -274,7 +313,7 @@ final class JdbcInbox implements Inbox {
         + " have not been applied";
   }
 
-  private InboxResult result(
+  InboxResult result(
       InboxOutcome outcome, Key key, IncomingMessage message, Position before, Position after) {
     Position from = before == null ? Position.NONE : before;
     Position to = after == null ? Position.NONE : after;

@@ -8,7 +8,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Runs the dialect's statements on the positions and received ids of one source. */
@@ -22,6 +24,9 @@ final class Positions {
       return gap != null && position.isBefore(gap.epoch(), gap.seq());
     }
   }
+
+  /** The most keys one locking read names. */
+  static final int LOCK_CHUNK = 500;
 
   private final InboxDialect dialect;
   private final String source;
@@ -57,6 +62,133 @@ final class Positions {
         long gapSeq = row.getLong(4);
         Position gap = row.wasNull() ? null : new Position(gapEpoch, gapSeq);
         return Optional.of(new Locked(position, gap));
+      }
+    }
+  }
+
+  /**
+   * Reads and locks the positions of several aggregates of the source, in key order, in chunks of
+   * at most {@value #LOCK_CHUNK} keys.
+   *
+   * @param keys the keys, sorted
+   * @return the rows found, by key; a key without a row is left out
+   */
+  Map<Key, Locked> lockAll(Connection connection, List<Key> keys) throws SQLException {
+    Map<Key, Locked> found = new HashMap<>();
+    String fromArrays = dialect.lockAllFromArrays();
+    if (fromArrays != null) {
+      try (PreparedStatement select = connection.prepareStatement(fromArrays)) {
+        select.setArray(
+            1,
+            connection.createArrayOf("varchar", keys.stream().map(Key::aggregateType).toArray()));
+        select.setArray(
+            2, connection.createArrayOf("varchar", keys.stream().map(Key::aggregateId).toArray()));
+        select.setString(3, source);
+        readLocked(select, found);
+      }
+      return found;
+    }
+    for (int from = 0; from < keys.size(); from += LOCK_CHUNK) {
+      List<Key> chunk = keys.subList(from, Math.min(keys.size(), from + LOCK_CHUNK));
+      try (PreparedStatement select = connection.prepareStatement(dialect.lockAll(chunk.size()))) {
+        select.setString(1, source);
+        int index = 2;
+        for (Key key : chunk) {
+          select.setString(index++, key.aggregateType());
+          select.setString(index++, key.aggregateId());
+        }
+        readLocked(select, found);
+      }
+    }
+    return found;
+  }
+
+  private void readLocked(PreparedStatement select, Map<Key, Locked> found) throws SQLException {
+    try (ResultSet row = select.executeQuery()) {
+      while (row.next()) {
+        Position position = new Position(row.getLong(3), row.getLong(4));
+        long gapEpoch = row.getLong(5);
+        long gapSeq = row.getLong(6);
+        Position gap = row.wasNull() ? null : new Position(gapEpoch, gapSeq);
+        found.put(new Key(source, row.getString(1), row.getString(2)), new Locked(position, gap));
+      }
+    }
+  }
+
+  /**
+   * Moves locked positions, and records or lowers gaps on them, as JDBC batches: one round trip
+   * each on drivers that send a batch at once.
+   *
+   * @param moved the new position of each moved key
+   * @param recorded the gap to record (since now) per key
+   * @param lowered the gap to lower (keeping since when) per key
+   */
+  void writeAll(
+      Connection connection,
+      Map<Key, Position> moved,
+      Map<Key, Position> recorded,
+      Map<Key, Position> lowered)
+      throws SQLException {
+    String moveAll = dialect.moveAll();
+    if (moveAll != null && moved.size() > 1) {
+      moveAll(connection, moveAll, moved);
+    } else {
+      batch(connection, dialect.move, moved);
+    }
+    batch(connection, dialect.recordGap, recorded);
+    batch(connection, dialect.lowerGap, lowered);
+  }
+
+  private void moveAll(Connection connection, String sql, Map<Key, Position> moved)
+      throws SQLException {
+    int n = moved.size();
+    String[] types = new String[n];
+    String[] ids = new String[n];
+    Long[] epochs = new Long[n];
+    Long[] seqs = new Long[n];
+    int k = 0;
+    for (Map.Entry<Key, Position> row : moved.entrySet()) {
+      types[k] = row.getKey().aggregateType();
+      ids[k] = row.getKey().aggregateId();
+      epochs[k] = row.getValue().epoch();
+      seqs[k++] = row.getValue().seq();
+    }
+    try (PreparedStatement update = connection.prepareStatement(sql)) {
+      update.setArray(1, connection.createArrayOf("varchar", types));
+      update.setArray(2, connection.createArrayOf("varchar", ids));
+      update.setArray(3, connection.createArrayOf("bigint", epochs));
+      update.setArray(4, connection.createArrayOf("bigint", seqs));
+      update.setString(5, source);
+      int updated = update.executeUpdate();
+      if (updated != n) {
+        throw new SQLException(
+            "Of "
+                + n
+                + " inbox positions locked by this transaction, "
+                + updated
+                + " were found: "
+                + moved.keySet());
+      }
+    }
+  }
+
+  private static void batch(Connection connection, String sql, Map<Key, Position> rows)
+      throws SQLException {
+    if (rows.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement update = connection.prepareStatement(sql)) {
+      for (Map.Entry<Key, Position> row : rows.entrySet()) {
+        update.setLong(1, row.getValue().epoch());
+        update.setLong(2, row.getValue().seq());
+        bindKey(update, 3, row.getKey());
+        update.addBatch();
+      }
+      for (int count : update.executeBatch()) {
+        if (count == 0) {
+          throw new SQLException(
+              "An inbox position locked by this transaction was not found: " + rows.keySet());
+        }
       }
     }
   }

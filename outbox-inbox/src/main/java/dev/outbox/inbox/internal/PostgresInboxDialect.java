@@ -42,6 +42,45 @@ final class PostgresInboxDialect extends InboxDialect {
     statement.setDouble(index, age.toNanos() / 1e9);
   }
 
+  /**
+   * One update for a batch's positions: a JDBC batch of single-row updates costs the server a
+   * statement each, about as much as the consumer's own handler statement (measured: 50 of them in
+   * a poll doubled the poll's time). Each position is found through the primary key from the
+   * arrays' side ({@code OFFSET 0} keeps the lateral lookup from being flattened): on a table
+   * without statistics yet, a plain join was planned as a nested loop over the whole table for each
+   * element (20 ms for 50 positions of 1,000, against under 1 ms this way).
+   */
+  @Override
+  String moveAll() {
+    return sql(
+        """
+        UPDATE {positions} p SET epoch = x.e, applied_seq = x.s, applied_at = {now}
+        FROM (SELECT k.ctid AS c, v.e, v.s
+          FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::bigint[]) AS v(t, i, e, s)
+          CROSS JOIN LATERAL (SELECT ctid FROM {positions}
+            WHERE source = ? AND aggregate_type = v.t AND aggregate_id = v.i OFFSET 0) k) x
+        WHERE p.ctid = x.c
+        """);
+  }
+
+  /**
+   * The locking read of a batch's positions, from arrays: each row found through the primary key
+   * and locked in the arrays' order (sorted by the caller), for the reason {@link #moveAll()}
+   * gives.
+   */
+  @Override
+  String lockAllFromArrays() {
+    return sql(
+        """
+        SELECT k.aggregate_type, k.aggregate_id, k.epoch, k.applied_seq, k.gap_epoch, k.gap_seq
+        FROM unnest(?::varchar[], ?::varchar[]) WITH ORDINALITY AS v(t, i, n)
+        CROSS JOIN LATERAL (SELECT aggregate_type, aggregate_id, epoch, applied_seq, gap_epoch,
+            gap_seq FROM {positions}
+          WHERE source = ? AND aggregate_type = v.t AND aggregate_id = v.i FOR UPDATE) k
+        ORDER BY v.n
+        """);
+  }
+
   @Override
   String insertUnlessPresent(String insert) {
     return insert + " ON CONFLICT DO NOTHING";

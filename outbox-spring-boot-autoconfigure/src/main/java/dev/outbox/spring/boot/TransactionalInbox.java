@@ -7,6 +7,7 @@ import dev.outbox.inbox.InboxHandler;
 import dev.outbox.inbox.InboxResult;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -65,6 +66,17 @@ public final class TransactionalInbox {
    * @throws dev.outbox.inbox.InboxGapException on a gap under {@code gap-policy=fail}
    */
   public InboxResult apply(IncomingMessage message, InboxHandler handler) {
+    return inTransaction(
+        String.valueOf(message), connection -> inbox.apply(connection, message, handler));
+  }
+
+  /** What the inbox does on the transaction's connection. */
+  @FunctionalInterface
+  private interface OnConnection<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  private <T> T inTransaction(String what, OnConnection<T> work) {
     if (!TransactionSynchronizationManager.isActualTransactionActive()) {
       throw new OutboxException(
           "TransactionalInbox.apply needs a Spring transaction, so that the handler's effects and"
@@ -75,13 +87,13 @@ public final class TransactionalInbox {
     }
     Connection connection = DataSourceUtils.getConnection(dataSource);
     try {
-      return inbox.apply(connection, message, handler);
+      return work.run(connection);
     } catch (SQLException e) {
       throw new OutboxException(
           "Inbox '"
               + inbox.options().source()
               + "' could not apply "
-              + message
+              + what
               + ": "
               + e.getMessage()
               + ". Roll the transaction back; the message applies when it is delivered again",
@@ -89,6 +101,21 @@ public final class TransactionalInbox {
     } finally {
       DataSourceUtils.releaseConnection(connection, dataSource);
     }
+  }
+
+  /**
+   * Applies a batch of messages (a listener's batch of records) in the current transaction ({@link
+   * Inbox#applyAll}): a few round trips for the whole batch.
+   *
+   * @param messages the messages, in the order received
+   * @param handler what to do with each message that is next of its stream
+   * @return what was done with each message, in the order given
+   * @throws OutboxException as {@link #apply}
+   * @throws dev.outbox.inbox.InboxGapException on a gap under {@code gap-policy=fail}
+   */
+  public List<InboxResult> applyAll(List<IncomingMessage> messages, InboxHandler handler) {
+    return inTransaction(
+        messages.size() + " messages", connection -> inbox.applyAll(connection, messages, handler));
   }
 
   /**
