@@ -99,6 +99,19 @@ public final class RabbitMqTestBroker implements AutoCloseable {
     }
   }
 
+  /**
+   * Messages ready in a queue (not counting those delivered and not yet acknowledged).
+   *
+   * @return the count, or -1 when the queue does not exist or the broker did not answer
+   */
+  public long messageCount(String queue) {
+    try (Channel channel = connection.createChannel()) {
+      return channel.queueDeclarePassive(queue).getMessageCount();
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   /** Whether an exchange exists. */
   public boolean exchangeExists(String exchange) {
     return run(channel -> channel.exchangeDeclarePassive(exchange));
