@@ -4,6 +4,7 @@ import dev.outbox.benchmarks.internal.BenchDatabase;
 import dev.outbox.benchmarks.internal.CatchUp;
 import dev.outbox.benchmarks.internal.Figures;
 import dev.outbox.benchmarks.internal.HeapDrain;
+import dev.outbox.benchmarks.internal.InboxSuite;
 import dev.outbox.benchmarks.internal.KafkaBench;
 import dev.outbox.benchmarks.internal.NatsBench;
 import dev.outbox.benchmarks.internal.PathSuite;
@@ -29,9 +30,10 @@ import java.util.Set;
  * this JVM), prints the Markdown table and writes {@value #RESULTS}.
  *
  * <pre>
- * bin/run-benchmarks           # the full run, 11-19 minutes on 2 cores
+ * bin/run-benchmarks           # the full run, 15-24 minutes on 2 cores
  * bin/run-benchmarks --quick   # small counts, under 2 minutes (CI)
  * bin/run-benchmarks --only kafka,latency   # some sections (the table lists what they measured)
+ * bin/run-benchmarks --only inbox   # the consumer side: Inbox.apply against the handler alone
  * </pre>
  */
 public final class Benchmarks {
@@ -60,7 +62,8 @@ public final class Benchmarks {
               "heads",
               "aggregates",
               "catchup",
-              "outage"));
+              "outage",
+              "inbox"));
 
   private static final String USAGE =
       "usage: Benchmarks [--quick] [--output file.json] [--only section,...] where a section is one"
@@ -168,6 +171,7 @@ public final class Benchmarks {
       runs.put("aggregates", throughput::aggregateSpread);
       runs.put("catchup", path::catchUp);
       runs.put("outage", () -> throughput.outageRecovery(List.of(kafka, rabbit, nats)));
+      runs.put("inbox", new InboxSuite(scale, db, figures)::run);
       runs.forEach(
           (section, benchmark) -> {
             if (sections.contains(section)) {

@@ -33,6 +33,11 @@ import java.time.Duration;
  * @param outageWarmUpCut the cut of the warm-up run, on a tenth of the backlog ({@link
  *     Duration#ZERO}: no warm-up)
  * @param outageRuns measured outage runs per broker (3)
+ * @param inboxRound messages applied with and without the inbox in each round of {@code
+ *     inbox_overhead_ratio} (20,000)
+ * @param inboxMessages messages applied through the inbox for {@code inbox_rows_after_1m_messages}
+ *     (1,000,000)
+ * @param inboxCap how long that run may take before it stops short of its count (600 s)
  */
 public record Scale(
     boolean quick,
@@ -58,7 +63,10 @@ public record Scale(
     int outageAggregates,
     Duration outageCut,
     Duration outageWarmUpCut,
-    int outageRuns) {
+    int outageRuns,
+    int inboxRound,
+    int inboxMessages,
+    Duration inboxCap) {
 
   /** The full run: the counts. */
   public static final Scale FULL =
@@ -86,11 +94,15 @@ public record Scale(
           1_000,
           Duration.ofSeconds(10),
           Duration.ofSeconds(2),
-          3);
+          3,
+          20_000,
+          1_000_000,
+          Duration.ofSeconds(600));
 
   /**
    * The quick run: the same harness with small counts, under two minutes; in-process except for the
-   * catch-up's two processor JVMs. The outage runs once per broker, without a warm-up.
+   * catch-up's two processor JVMs. The outage runs once per broker, without a warm-up; the inbox
+   * applies 50,000 messages instead of 1,000,000.
    */
   public static final Scale QUICK =
       new Scale(
@@ -117,5 +129,8 @@ public record Scale(
           100,
           Duration.ofSeconds(5),
           Duration.ZERO,
-          1);
+          1,
+          5_000,
+          50_000,
+          Duration.ofSeconds(120));
 }
