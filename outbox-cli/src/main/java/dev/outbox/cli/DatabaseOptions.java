@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import javax.sql.DataSource;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -112,6 +113,22 @@ final class DatabaseOptions {
     return OutboxTables.store(dataSource, options);
   }
 
+  /**
+   * Connects once to check the login, and gives the database, for a reader of tables of its own
+   * (the inbox's).
+   *
+   * @throws CliException when the database cannot be reached
+   */
+  DataSource dataSource() {
+    DriverManagerDataSource dataSource =
+        new DriverManagerDataSource(requireUrl(), user, password(), connectTimeout);
+    try (Connection connection = dataSource.getConnection()) {
+      return dataSource;
+    } catch (SQLException e) {
+      throw unreachable(e);
+    }
+  }
+
   private OutboxOptions options() {
     try {
       return OutboxOptions.builder()
@@ -205,8 +222,9 @@ final class DatabaseOptions {
               + printableUrl()
               + ": "
               + Messages.firstLine(e)
-              + ". Create the outbox tables (outbox-hibernate ships"
-              + " db/outbox/<database>/V1__outbox_tables.sql), or name yours with --outbox-table"
+              + ". Create the outbox tables (outbox-jdbc ships"
+              + " db/outbox/<database>/V1__outbox_tables.sql and V2__outbox_streams.sql), or name"
+              + " yours with --outbox-table"
               + " and --dead-letter-table.",
           e);
     }

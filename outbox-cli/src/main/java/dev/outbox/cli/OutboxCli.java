@@ -11,14 +11,16 @@ import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code outbox} command: {@code status} and {@code dead-letters list|show|replay|purge}, on
- * the outbox tables of a database given by a JDBC URL.
+ * The {@code outbox} command: {@code status}, {@code dead-letters list|show|replay|purge} on the
+ * outbox tables, and {@code inbox positions|gaps} on a consumer's inbox tables, of a database given
+ * by a JDBC URL.
  *
  * <pre>
  * export OUTBOX_JDBC_URL=jdbc:postgresql://127.0.0.1:5432/orders OUTBOX_JDBC_USER=ops
  * outbox status --password-env PGPASSWORD
  * outbox dead-letters list --event-type order.placed --since 2h
  * outbox dead-letters replay --error "timed out" --dry-run
+ * outbox inbox gaps --source billing
  * </pre>
  */
 @Command(
@@ -31,14 +33,19 @@ import picocli.CommandLine.Option;
       "Every command takes --url (or OUTBOX_JDBC_URL), --user (or OUTBOX_JDBC_USER) and"
           + " --password-env, and --help for its own usage (outbox dead-letters replay --help)."
     },
-    subcommands = {StatusCommand.class, DeadLettersCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      StatusCommand.class,
+      DeadLettersCommand.class,
+      InboxCommand.class,
+      CommandLine.HelpCommand.class
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:done",
       "1:unexpected failure (the stack trace with --verbose)",
       "2:bad arguments",
       "3:database unreachable or login refused",
-      "4:outbox tables missing",
+      "4:outbox or inbox tables missing",
       "5:no dead letter with that id",
       "6:--expect differs from the count; nothing changed"
     })

@@ -6,9 +6,12 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.outbox.DeadLetter;
 import dev.outbox.DeadLetterQuery;
+import dev.outbox.IncomingMessage;
 import dev.outbox.Outbox;
 import dev.outbox.OutboxMessage;
 import dev.outbox.hibernate.HibernateOutbox;
+import dev.outbox.inbox.Inbox;
+import dev.outbox.inbox.InboxOptions;
 import dev.outbox.spi.AggregateCounts;
 import dev.outbox.spi.ClaimRequest;
 import dev.outbox.spi.EventPublisher;
@@ -17,6 +20,7 @@ import dev.outbox.spi.LeasedHead;
 import dev.outbox.spi.OutboxStats;
 import dev.outbox.spi.OutboxStore;
 import dev.outbox.spi.PublishResult;
+import dev.outbox.spi.WireHeaders;
 import dev.outbox.testkit.TcpProxy;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -424,5 +428,90 @@ abstract class AbstractOutboxCliIT {
   /** Every dead letter of the store, for messages. */
   List<DeadLetter> deadLetters() {
     return store.findDeadLetters(DeadLetterQuery.all());
+  }
+
+  @Test
+  void inboxPositionsAndGapsShowWhereAConsumerStands() throws Exception {
+    String suffix = Long.toHexString(System.nanoTime());
+    InboxOptions options =
+        InboxOptions.builder()
+            .source("billing")
+            .positionsTable("cli_inbox_positions_" + suffix)
+            .receivedIdsTable("cli_inbox_ids_" + suffix)
+            .createSchema(true)
+            .build();
+    try (Inbox inbox = Inbox.create(db.dataSource(), options)) {
+      inbox.receive(incoming("o-1", 1, 0), (connection, message) -> {});
+      inbox.receive(incoming("o-1", 2, 1), (connection, message) -> {});
+      inbox.receive(incoming("o-2", 1, 0), (connection, message) -> {});
+      inbox.receive(incoming("o-2", 3, 2), (connection, message) -> {});
+      String[] tables = {
+        "--source",
+        "billing",
+        "--positions-table",
+        options.positionsTable(),
+        "--received-ids-table",
+        options.receivedIdsTable()
+      };
+
+      CliRun positions = CliRun.of(CliRun.args(db.args("inbox", "positions"), tables));
+      CliRun gaps = CliRun.of(CliRun.args(db.args("inbox", "gaps"), tables));
+      CliRun json = CliRun.of(CliRun.args(db.args("inbox", "gaps", "--json"), tables));
+      CliRun other =
+          CliRun.of(
+              CliRun.args(
+                  db.args("inbox", "gaps"),
+                  "--source",
+                  "shipping",
+                  "--positions-table",
+                  options.positionsTable(),
+                  "--received-ids-table",
+                  options.receivedIdsTable()));
+      CliRun missing = CliRun.of(CliRun.args(db.args("inbox", "positions"), "--source", "billing"));
+
+      assertThat(positions.exitCode()).as(positions.toString()).isZero();
+      assertThat(positions.out())
+          .contains("AGGREGATE", "Order/o-1", "Order/o-2")
+          .containsPattern("Order/o-1\\s+7\\s+2\\s");
+      assertThat(gaps.exitCode()).as(gaps.toString()).isZero();
+      assertThat(gaps.out()).contains("Order/o-2").contains("seq 3 since").doesNotContain("o-1");
+      assertThat(json.json().get("positions"))
+          .singleElement()
+          .satisfies(
+              node -> {
+                assertThat(node.get("aggregateId").asText()).isEqualTo("o-2");
+                assertThat(node.get("appliedSeq").asLong()).isEqualTo(1);
+                assertThat(node.get("gapSeq").asLong()).isEqualTo(3);
+              });
+      assertThat(other.out()).contains("Inbox shipping waits on no gap.");
+      assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(Exit.NO_TABLES);
+      assertThat(missing.err())
+          .contains("inbox_positions")
+          .contains("V1__inbox_tables.sql")
+          .contains("--positions-table");
+    } finally {
+      db.execute(
+          "DROP TABLE IF EXISTS " + options.positionsTable(),
+          "DROP TABLE IF EXISTS " + options.receivedIdsTable());
+    }
+  }
+
+  private static IncomingMessage incoming(String aggregateId, long seq, long prevSeq) {
+    return IncomingMessage.of(
+        Map.of(
+            WireHeaders.MESSAGE_ID,
+            aggregateId + "-" + seq + "-" + System.nanoTime(),
+            WireHeaders.AGGREGATE_TYPE,
+            "Order",
+            WireHeaders.AGGREGATE_ID,
+            aggregateId,
+            WireHeaders.SEQ,
+            Long.toString(seq),
+            WireHeaders.EPOCH,
+            "7",
+            WireHeaders.PREV_SEQ,
+            Long.toString(prevSeq)),
+        new byte[0],
+        null);
   }
 }

@@ -97,6 +97,11 @@ final class CliDatabase implements AutoCloseable {
     return server.url;
   }
 
+  /** The database, for tables of the tests' own (the inbox's). */
+  DataSource dataSource() {
+    return dataSource;
+  }
+
   Server server() {
     return server;
   }
@@ -150,7 +155,7 @@ final class CliDatabase implements AutoCloseable {
         "DROP TABLE IF EXISTS " + names.deadLetterTable());
   }
 
-  private void execute(String... statements) {
+  void execute(String... statements) {
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
       for (String sql : statements) {
