@@ -113,20 +113,7 @@ public record OutboxMessage(
    * @return a new message
    */
   public OutboxMessage withAttempts(int attempts) {
-    return new OutboxMessage(
-        id,
-        seq,
-        aggregateType,
-        aggregateId,
-        eventType,
-        contentType,
-        payload,
-        headers,
-        occurredAt,
-        createdAt,
-        attempts,
-        epoch,
-        prevSeq);
+    return copy(headers, attempts, epoch, prevSeq);
   }
 
   /**
@@ -137,20 +124,7 @@ public record OutboxMessage(
    * @return a new message
    */
   public OutboxMessage inStream(long epoch, long prevSeq) {
-    return new OutboxMessage(
-        id,
-        seq,
-        aggregateType,
-        aggregateId,
-        eventType,
-        contentType,
-        payload,
-        headers,
-        occurredAt,
-        createdAt,
-        attempts,
-        epoch,
-        prevSeq);
+    return copy(headers, attempts, epoch, prevSeq);
   }
 
   /**
@@ -160,6 +134,10 @@ public record OutboxMessage(
    * @return a new message
    */
   public OutboxMessage withHeaders(Map<String, String> replaced) {
+    return copy(replaced, attempts, epoch, prevSeq);
+  }
+
+  private OutboxMessage copy(Map<String, String> headers, int attempts, long epoch, long prevSeq) {
     return new OutboxMessage(
         id,
         seq,
@@ -168,7 +146,7 @@ public record OutboxMessage(
         eventType,
         contentType,
         payload,
-        replaced,
+        headers,
         occurredAt,
         createdAt,
         attempts,
