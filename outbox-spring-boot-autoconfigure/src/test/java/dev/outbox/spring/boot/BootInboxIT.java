@@ -105,6 +105,8 @@ class BootInboxIT {
     properties.put("outbox.inbox.gap-policy", "fail");
     properties.put("spring.rabbitmq.host", "127.0.0.1");
     properties.put("billing.queue", BILLING_QUEUE);
+    properties.put("spring.jmx.enabled", "true");
+    properties.put("management.endpoints.jmx.exposure.include", "inbox");
     return new SpringApplicationBuilder(BillingApplication.class)
         .web(WebApplicationType.NONE)
         .bannerMode(Banner.Mode.OFF)
@@ -161,6 +163,15 @@ class BootInboxIT {
                   "SELECT count(*) FROM " + OUTBOX_TABLE + " WHERE event_type = 'invoice.issued'"))
           .as("one invoice event per step: written with the effect, never with a rolled-back one")
           .isEqualTo(total);
+      InboxEndpoint endpoint = context.getBean(InboxEndpoint.class);
+      assertThat(endpoint.summary())
+          .containsEntry("source", "billing")
+          .containsEntry("gapPolicy", "FAIL")
+          .containsEntry("gaps", List.of());
+      Map<String, Object> positions = endpoint.view("positions", 100);
+      assertThat(positions).containsEntry("limit", 100);
+      assertThat((List<?>) positions.get("positions")).hasSize(ORDERS);
+      assertThat(endpoint.view("elsewhere", null)).as("404").isNull();
       assertThat(outcomes.count("APPLIED"))
           .as("reported once per step: a handler that throws is not reported as applied")
           .isEqualTo(total);
