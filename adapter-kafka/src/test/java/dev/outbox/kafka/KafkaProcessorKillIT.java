@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outbox.hibernate.testing.e2e.E2eDatabase;
 import dev.outbox.kafka.kill.KillableProcessor;
-import dev.outbox.kafka.kill.ProcessorFleet;
 import dev.outbox.kafka.kill.RecordingConsumer;
 import dev.outbox.kafka.kill.RecordingConsumer.Received;
 import dev.outbox.kafka.kill.SteadyWriter;
@@ -12,9 +11,11 @@ import dev.outbox.kafka.testing.EmbeddedKafka;
 import dev.outbox.testkit.RequiredServer;
 import dev.outbox.testkit.TestMessages;
 import dev.outbox.testkit.e2e.DeliveryCheck;
-import java.io.IOException;
+import dev.outbox.testkit.kill.BoundedWriter;
+import dev.outbox.testkit.kill.JvmFleet;
+import dev.outbox.testkit.kill.KillSchedule;
+import dev.outbox.testkit.kill.Periodic;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -29,10 +30,8 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
@@ -48,15 +47,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Shape: the test JVM runs the Kafka broker, the outbox tables ({@link E2eDatabase}), the
  * writers ({@link SteadyWriter}: 200 aggregates, four threads, at most 600 events a second) and the
- * consumer; two processor JVMs share the tables, with a short lease (4 s, publish timeout 2 s) so
- * that a killed processor's heads are taken over within seconds, and claims of 50 heads so that
- * both processors hold some. For {@link #KILL_WINDOW} a processor that has been running for a
- * second is killed every three to five seconds and a successor starts in its place (for up to
- * {@link #KILL_WINDOW_EXTENSION} longer, while the survivors drain, until there were {@link
- * #MIN_KILLS}: successors boot slowly on a loaded machine); then the survivors drain what is left,
- * and are stopped with SIGTERM, which must release every head. Each processor's output is in {@code
- * target/kill-it/}. A run takes about 50 seconds on two cores; the waits are bounded so that a
- * failing run ends within two minutes too.
+ * consumer; two processor JVMs ({@link JvmFleet}) share the tables, with a short lease (4 s,
+ * publish timeout 2 s) so that a killed processor's heads are taken over within seconds, and claims
+ * of 50 heads so that both processors hold some. For 35 seconds ({@link #KILLS}) a processor that
+ * has been running for a second is killed every three to five seconds and a successor starts in its
+ * place (for up to 20 s longer, while the survivors drain, until there were four kills: successors
+ * boot slowly on a loaded machine); then the survivors drain what is left, and are stopped with
+ * SIGTERM, which must release every head. Each processor's output is in {@code target/kill-it/}. A
+ * run takes about 50 seconds on two cores; the waits are bounded so that a failing run ends within
+ * two minutes too.
  */
 @Timeout(120)
 class KafkaProcessorKillIT {
@@ -70,14 +69,21 @@ class KafkaProcessorKillIT {
   private static final int MAX_EVENTS_PER_AGGREGATE_AND_TRANSACTION = 5;
   private static final int MAX_EVENTS = 30_000;
   private static final int EVENTS_PER_SECOND = 600;
-  private static final Duration KILL_WINDOW = Duration.ofSeconds(35);
-  // A successor takes 4-28 s to boot on a loaded 2-core machine: with fewer than MIN_KILLS at the
-  // window's end, killing goes on (while the survivors drain) for up to this much longer.
-  private static final Duration KILL_WINDOW_EXTENSION = Duration.ofSeconds(20);
-  private static final int MIN_KILL_INTERVAL_MILLIS = 3_000;
-  private static final int MAX_KILL_INTERVAL_MILLIS = 5_000;
-  private static final int MIN_KILLS = 4;
-  private static final Duration MIN_PROCESSING_BEFORE_KILL = Duration.ofSeconds(1);
+
+  /**
+   * A kill every 3 to 5 s (the default) for 35 s, of a processor that has been running for a second
+   * (the default). A successor takes 4-28 s to boot on a loaded 2-core machine: with fewer than
+   * four kills (the default) at the window's end, killing goes on (while the survivors drain) for
+   * up to 20 s longer.
+   */
+  private static final KillSchedule KILLS =
+      KillSchedule.builder()
+          .window(Duration.ofSeconds(35))
+          .extension(Duration.ofSeconds(20))
+          .tick(Duration.ofMillis(250))
+          .retryPause(Duration.ofMillis(100))
+          .build();
+
   private static final Duration LEASE = Duration.ofSeconds(4);
   private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(2);
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
@@ -92,7 +98,6 @@ class KafkaProcessorKillIT {
   void processorsKilledWithSigkillLoseNothingAndKeepOrderPerAggregate() throws Exception {
     RequiredServer.assumePostgres();
     long started = System.nanoTime();
-    deleteLogs();
     String topic = TestMessages.aggregateType("kill");
     byte[] run = new byte[3];
     new SecureRandom().nextBytes(run);
@@ -109,8 +114,16 @@ class KafkaProcessorKillIT {
               String.valueOf(LEASE.toMillis()),
               String.valueOf(PUBLISH_TIMEOUT.toMillis()),
               topic + "-warmup");
-      try (ProcessorFleet fleet =
-              new ProcessorFleet(PROCESSORS, "kill-" + runId, LOGS, processorArgs);
+      try (JvmFleet fleet =
+              JvmFleet.builder(KillableProcessor.class)
+                  .size(PROCESSORS)
+                  .logDir(LOGS)
+                  .name("p")
+                  .instanceIdPrefix("kill-" + runId + "-")
+                  .maxHeapMegabytes(256)
+                  .readyLine(KillableProcessor.READY)
+                  .arguments(processorArgs)
+                  .build();
           RecordingConsumer consumer = new RecordingConsumer(kafka.bootstrapServers(), topic)) {
         fleet.startAll();
         fleet.awaitAllReady(STARTUP_TIMEOUT);
@@ -122,55 +135,34 @@ class KafkaProcessorKillIT {
             LOGS.toAbsolutePath());
 
         // Load and kills, for the kill window.
-        SteadyWriter writer =
-            new SteadyWriter(
+        BoundedWriter writer =
+            SteadyWriter.create(
                 db.emf(),
                 topic,
                 "kill-" + runId,
                 AGGREGATES,
                 WRITER_THREADS,
                 MAX_EVENTS_PER_AGGREGATE_AND_TRANSACTION);
-        long windowEnd = setUp + KILL_WINDOW.toNanos();
-        long extendedEnd = windowEnd + KILL_WINDOW_EXTENSION.toNanos();
+        long windowEnd = KILLS.windowEnd(setUp);
         writer.start(MAX_EVENTS, EVENTS_PER_SECOND, windowEnd);
-        Random random = new Random();
-        long nextReport = System.nanoTime();
-        while (true) {
-          long pause =
-              MIN_KILL_INTERVAL_MILLIS
-                  + random.nextInt(MAX_KILL_INTERVAL_MILLIS - MIN_KILL_INTERVAL_MILLIS + 1);
-          long killAt = System.nanoTime() + pause * 1_000_000;
-          long killsEnd = fleet.kills().size() < MIN_KILLS ? extendedEnd : windowEnd;
-          if (killAt > killsEnd || writer.failure() != null) {
-            break;
-          }
-          while (System.nanoTime() < killAt) {
-            Thread.sleep(Math.max(1, Math.min(250, (killAt - System.nanoTime()) / 1_000_000)));
-            if (System.nanoTime() >= nextReport) {
-              progress(writer, consumer, fleet, started);
-              nextReport = System.nanoTime() + 5_000_000_000L;
-            }
-          }
-          // Both may be starting after kills in a row: the kill waits for one that runs.
-          ProcessorFleet.Kill kill = null;
-          while (kill == null && System.nanoTime() < killsEnd) {
-            kill = fleet.killOneAndRestart(random, MIN_PROCESSING_BEFORE_KILL);
-            if (kill == null) {
-              Thread.sleep(100);
-            }
-          }
-          if (kill != null) {
-            LOG.info(
-                "SIGKILL {} (pid {}): started in {} ms, killed after {} ms processing; {} events"
-                    + " written, {} distinct consumed",
-                kill.instanceId(),
-                kill.pid(),
-                kill.upFor().minus(kill.processingFor()).toMillis(),
-                kill.processingFor().toMillis(),
-                writer.total(),
-                consumer.distinct());
-          }
-        }
+        Periodic progress =
+            new Periodic(Duration.ofSeconds(5), () -> progress(writer, consumer, fleet, started));
+        KILLS.run(
+            fleet,
+            windowEnd,
+            instanceId -> true,
+            () -> writer.failure() != null,
+            progress,
+            kill ->
+                LOG.info(
+                    "SIGKILL {} (pid {}): started in {} ms, killed after {} ms processing; {} events"
+                        + " written, {} distinct consumed",
+                    kill.instanceId(),
+                    kill.pid(),
+                    kill.startedIn().toMillis(),
+                    kill.readyFor().toMillis(),
+                    writer.total(),
+                    consumer.distinct()));
         writer.await(Duration.ofSeconds(30));
         long writing = System.nanoTime();
         int written = writer.total();
@@ -192,10 +184,7 @@ class KafkaProcessorKillIT {
             && System.nanoTime() < drainEnd
             && consumer.failure() == null) {
           Thread.sleep(100);
-          if (System.nanoTime() >= nextReport) {
-            progress(writer, consumer, fleet, started);
-            nextReport = System.nanoTime() + 5_000_000_000L;
-          }
+          progress.run();
         }
         long drained = System.nanoTime();
         Thread.sleep(1_000); // late duplicates, if any, arrive now
@@ -210,7 +199,7 @@ class KafkaProcessorKillIT {
         DeliveryCheck check = DeliveryCheck.expecting(writer.eventsPerAggregate());
         received.forEach(r -> check.record(r.aggregateId(), r.sequence(), r.messageId()));
 
-        List<ProcessorFleet.Kill> kills = fleet.kills();
+        List<JvmFleet.Kill> kills = fleet.kills();
         LOG.info(
             "Kill test result: {} events ({} outbox rows) of {} aggregates written in {} ms;"
                 + " {} SIGKILLs, {} restarts; {} deliveries, {} distinct, {} lost, {} duplicates"
@@ -234,24 +223,11 @@ class KafkaProcessorKillIT {
             writer.rolledBack().size(),
             millisSince(started));
         LOG.info("Kill test delivery check: {}", check.summary());
-        kills.forEach(
-            kill ->
-                LOG.info(
-                    "  killed {} (pid {}): started in {} ms, killed after {} ms processing, exit"
-                        + " value {}",
-                    kill.instanceId(),
-                    kill.pid(),
-                    kill.upFor().minus(kill.processingFor()).toMillis(),
-                    kill.processingFor().toMillis(),
-                    kill.exitValue()));
+        fleet.reportKills(LOG, "processing");
         writer.rolledBack().stream()
             .limit(10)
             .forEach(failure -> LOG.warn("  writer transaction retried: {}", failure));
-        List<String> warnings = fleet.warnings(40);
-        if (!warnings.isEmpty()) {
-          LOG.info("Warnings in the processor logs (first {}):", warnings.size());
-          warnings.forEach(line -> LOG.info("  {}", line));
-        }
+        fleet.reportWarnings(LOG, "processor", 40);
 
         assertThat(consumer.failure()).as("consumer failure").isNull();
         assertThat(rows).as("outbox rows against events committed").hasSize(written);
@@ -265,7 +241,7 @@ class KafkaProcessorKillIT {
         check.assertDeliveredInOrder();
         assertThat(kills.size())
             .as("SIGKILLs of running processors (the test must not pass without kills)")
-            .isGreaterThanOrEqualTo(MIN_KILLS);
+            .isGreaterThanOrEqualTo(KILLS.minKills());
         assertThat(kills)
             .as("every kill a SIGKILL (exit value 128 + 9)")
             .allMatch(kill -> kill.exitValue() == 137);
@@ -385,7 +361,7 @@ class KafkaProcessorKillIT {
   }
 
   private static void progress(
-      SteadyWriter writer, RecordingConsumer consumer, ProcessorFleet fleet, long started) {
+      BoundedWriter writer, RecordingConsumer consumer, JvmFleet fleet, long started) {
     LOG.info(
         "  at {} ms (load {}): {} written, {} distinct consumed ({} deliveries), {} kills; {}",
         millisSince(started),
@@ -407,16 +383,6 @@ class KafkaProcessorKillIT {
       Thread.sleep(100);
     }
     return true;
-  }
-
-  private static void deleteLogs() throws IOException {
-    if (Files.isDirectory(LOGS)) {
-      try (Stream<Path> files = Files.list(LOGS)) {
-        for (Path file : files.toList()) {
-          Files.deleteIfExists(file);
-        }
-      }
-    }
   }
 
   private static long millisSince(long start) {

@@ -14,13 +14,16 @@ import dev.outbox.jdbc.JdbcOutbox;
 import dev.outbox.rabbitmq.inbox.AppliedCheck;
 import dev.outbox.rabbitmq.inbox.BrokerOutages;
 import dev.outbox.rabbitmq.inbox.BrokerOutages.Planned;
-import dev.outbox.rabbitmq.inbox.ConsumerFleet;
 import dev.outbox.rabbitmq.inbox.InboxConsumer;
 import dev.outbox.rabbitmq.inbox.KillTables;
 import dev.outbox.rabbitmq.inbox.OutboxWriter;
 import dev.outbox.rabbitmq.testing.RabbitMqTestBroker;
 import dev.outbox.testkit.RequiredServer;
 import dev.outbox.testkit.TcpProxy;
+import dev.outbox.testkit.kill.BoundedWriter;
+import dev.outbox.testkit.kill.JvmFleet;
+import dev.outbox.testkit.kill.KillSchedule;
+import dev.outbox.testkit.kill.Periodic;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -33,7 +36,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -46,11 +48,11 @@ import org.slf4j.LoggerFactory;
  * faults on both sides. The test JVM commits a bounded load through {@link JdbcOutbox} on
  * PostgreSQL and runs the outbox processor, which publishes with {@link RabbitMqEventPublisher}
  * through a {@link TcpProxy} that the test cuts three times for a few seconds (the outbox must
- * retry, never dead-letter). Two consumer JVMs, separate OS processes ({@link InboxConsumer}),
- * consume the one durable queue with manual acks and a prefetch of {@value #PREFETCH}, applying
- * every delivery through the {@link Inbox} (GAP: nack with requeue after a short pause); every few
- * seconds one that is handling messages is killed with SIGKILL and a successor starts, and the
- * broker redelivers what the victim had not acknowledged.
+ * retry, never dead-letter). Two consumer JVMs, separate OS processes ({@link InboxConsumer} in a
+ * {@link JvmFleet}), consume the one durable queue with manual acks and a prefetch of {@value
+ * #PREFETCH}, applying every delivery through the {@link Inbox} (GAP: nack with requeue after a
+ * short pause); every few seconds one that is handling messages is killed with SIGKILL and a
+ * successor starts, and the broker redelivers what the victim had not acknowledged.
  *
  * <p>Afterwards, from the tables ({@link AppliedCheck}): every committed message applied exactly
  * once (each aggregate's {@code applied_count} is its number of messages, each (aggregate, seq) is
@@ -79,14 +81,19 @@ class RabbitMqInboxKillIT {
   private static final int MAX_EVENTS_PER_AGGREGATE_AND_TRANSACTION = 4;
   private static final int MAX_EVENTS = 4_000;
   private static final int EVENTS_PER_SECOND = 150;
-  private static final Duration KILL_WINDOW = Duration.ofSeconds(30);
-  // A successor takes seconds to boot on a loaded 2-core machine: with fewer than MIN_KILLS at the
-  // window's end, killing goes on (while the survivors drain) for up to this much longer.
-  private static final Duration KILL_WINDOW_EXTENSION = Duration.ofSeconds(15);
-  private static final int MIN_KILL_INTERVAL_MILLIS = 3_000;
-  private static final int MAX_KILL_INTERVAL_MILLIS = 5_000;
-  private static final int MIN_KILLS = 4;
-  private static final Duration MIN_CONSUMING_BEFORE_KILL = Duration.ofSeconds(1);
+
+  /**
+   * A kill every 3 to 5 s for 30 s, of a consumer that has been consuming for a second (and is
+   * handling messages): the defaults but for the window. A successor takes seconds to boot on a
+   * loaded 2-core machine: with fewer than four kills at the window's end, killing goes on (while
+   * the survivors drain) for up to 15 s longer.
+   */
+  private static final KillSchedule KILLS =
+      KillSchedule.builder()
+          .window(Duration.ofSeconds(30))
+          .extension(Duration.ofSeconds(15))
+          .build();
+
   // "Handling now": applied a message within this many milliseconds, by the database clock.
   private static final long HANDLING_WITHIN_MILLIS = 500;
   private static final List<Planned> OUTAGES =
@@ -190,7 +197,15 @@ class RabbitMqInboxKillIT {
             String.valueOf(PREFETCH),
             String.valueOf(NACK_PAUSE_MILLIS));
     try (TcpProxy proxy = new TcpProxy(RabbitMqTestBroker.HOST, RabbitMqTestBroker.PORT);
-        ConsumerFleet fleet = new ConsumerFleet(CONSUMERS, LOGS, consumerArgs)) {
+        JvmFleet fleet =
+            JvmFleet.builder(InboxConsumer.class)
+                .size(CONSUMERS)
+                .logDir(LOGS)
+                .name("c")
+                .maxHeapMegabytes(128)
+                .readyLine(InboxConsumer.READY)
+                .arguments(consumerArgs)
+                .build()) {
       fleet.startAll();
       fleet.awaitAllReady(STARTUP_TIMEOUT);
       RabbitMqEventPublisher publisher =
@@ -214,26 +229,38 @@ class RabbitMqInboxKillIT {
   }
 
   private void loadKillAndDrain(
-      Run run,
-      JdbcOutbox jdbcOutbox,
-      OutboxOptions outboxOptions,
-      TcpProxy proxy,
-      ConsumerFleet fleet)
+      Run run, JdbcOutbox jdbcOutbox, OutboxOptions outboxOptions, TcpProxy proxy, JvmFleet fleet)
       throws Exception {
     long setUp = System.nanoTime();
-    OutboxWriter writer =
-        new OutboxWriter(
+    BoundedWriter writer =
+        OutboxWriter.create(
             jdbcOutbox,
             AGGREGATE_TYPE,
             run.aggregateIds(),
             WRITER_THREADS,
             MAX_EVENTS_PER_AGGREGATE_AND_TRANSACTION);
     BrokerOutages outages = new BrokerOutages(proxy, OUTAGES);
-    long windowEnd = setUp + KILL_WINDOW.toNanos();
+    long windowEnd = KILLS.windowEnd(setUp);
     writer.start(MAX_EVENTS, EVENTS_PER_SECOND, windowEnd);
     outages.start();
-    Progress progress = new Progress(run, writer, fleet, outages);
-    killWhileWriting(run, fleet, writer, progress, windowEnd);
+    Periodic progress =
+        new Periodic(Duration.ofSeconds(5), () -> progress(run, writer, fleet, outages));
+    KILLS.run(
+        fleet,
+        windowEnd,
+        instanceId -> recentlyApplying(run).contains(instanceId),
+        () -> writer.failure() != null,
+        progress,
+        kill ->
+            LOG.info(
+                "SIGKILL {} (pid {}) while handling: started in {} ms, killed after {} ms consuming;"
+                    + " {} events written, {} applied",
+                kill.instanceId(),
+                kill.pid(),
+                kill.startedIn().toMillis(),
+                kill.readyFor().toMillis(),
+                writer.total(),
+                applied(run)));
 
     writer.await(Duration.ofSeconds(30));
     boolean outagesDone = outages.awaitDone(Duration.ofSeconds(15));
@@ -280,7 +307,7 @@ class RabbitMqInboxKillIT {
         .isTrue();
     assertThat(fleet.kills().size())
         .as("SIGKILLs of consumers handling messages (the test must not pass without kills)")
-        .isGreaterThanOrEqualTo(MIN_KILLS);
+        .isGreaterThanOrEqualTo(KILLS.minKills());
     assertThat(fleet.kills())
         .as("every kill a SIGKILL (exit value 128 + 9)")
         .allMatch(kill -> kill.exitValue() == 137);
@@ -310,7 +337,7 @@ class RabbitMqInboxKillIT {
     }
   }
 
-  private static Tally tally(Run run, ConsumerFleet fleet) throws SQLException {
+  private static Tally tally(Run run, JvmFleet fleet) throws SQLException {
     long leftInQueue = run.broker().messageCount(run.queue());
     try (Connection connection = run.dataSource().getConnection();
         Inbox inbox = Inbox.create(run.dataSource(), run.inboxOptions().build())) {
@@ -368,51 +395,6 @@ class RabbitMqInboxKillIT {
         .isZero();
   }
 
-  /** Kills a consumer every few seconds until the window ends (later while fewer than needed). */
-  private void killWhileWriting(
-      Run run, ConsumerFleet fleet, OutboxWriter writer, Progress progress, long windowEnd)
-      throws InterruptedException {
-    long extendedEnd = windowEnd + KILL_WINDOW_EXTENSION.toNanos();
-    Random random = new Random();
-    while (true) {
-      long pause =
-          MIN_KILL_INTERVAL_MILLIS
-              + random.nextInt(MAX_KILL_INTERVAL_MILLIS - MIN_KILL_INTERVAL_MILLIS + 1);
-      long killAt = System.nanoTime() + pause * 1_000_000;
-      long killsEnd = fleet.kills().size() < MIN_KILLS ? extendedEnd : windowEnd;
-      if (killAt > killsEnd || writer.failure() != null) {
-        return;
-      }
-      while (System.nanoTime() < killAt) {
-        Thread.sleep(Math.max(1, Math.min(200, (killAt - System.nanoTime()) / 1_000_000)));
-        progress.maybeLog();
-      }
-      // Both may be starting after kills in a row, or idle during an outage: wait for one that
-      // runs and applies messages.
-      ConsumerFleet.Kill kill = null;
-      while (kill == null && System.nanoTime() < killsEnd) {
-        kill =
-            fleet.killOneAndRestart(
-                random, MIN_CONSUMING_BEFORE_KILL, id -> recentlyApplying(run).contains(id));
-        if (kill == null) {
-          Thread.sleep(50);
-          progress.maybeLog();
-        }
-      }
-      if (kill != null) {
-        LOG.info(
-            "SIGKILL {} (pid {}) while handling: started in {} ms, killed after {} ms consuming;"
-                + " {} events written, {} applied",
-            kill.instanceId(),
-            kill.pid(),
-            kill.upFor().minus(kill.consumingFor()).toMillis(),
-            kill.consumingFor().toMillis(),
-            writer.total(),
-            applied(run));
-      }
-    }
-  }
-
   /**
    * When the set-up, the writing and the drain ended, by {@link System#nanoTime()}.
    *
@@ -425,8 +407,8 @@ class RabbitMqInboxKillIT {
   /** Logs the result. */
   private void report(
       Run run,
-      OutboxWriter writer,
-      ConsumerFleet fleet,
+      BoundedWriter writer,
+      JvmFleet fleet,
       BrokerOutages outages,
       Tally tally,
       Timeline times) {
@@ -464,77 +446,43 @@ class RabbitMqInboxKillIT {
         millisBetween(times.writing(), times.drained()),
         writer.rolledBack().size(),
         millisSince(run.started()));
-    fleet
-        .kills()
-        .forEach(
-            kill ->
-                LOG.info(
-                    "  killed {} (pid {}): started in {} ms, killed after {} ms consuming, exit"
-                        + " value {}",
-                    kill.instanceId(),
-                    kill.pid(),
-                    kill.upFor().minus(kill.consumingFor()).toMillis(),
-                    kill.consumingFor().toMillis(),
-                    kill.exitValue()));
+    fleet.reportKills(LOG, "consuming");
     fleet.deaths().forEach(death -> LOG.warn("  consumer died on its own: {}", death));
     tally.outcomes().stream()
         .filter(l -> l.startsWith("OUTCOME FAILED"))
         .limit(10)
         .forEach(line -> LOG.warn("  {}", line));
     writer.rolledBack().stream().limit(10).forEach(f -> LOG.warn("  writer retried: {}", f));
-    List<String> warnings = fleet.warnings(20);
-    if (!warnings.isEmpty()) {
-      LOG.info("Warnings in the consumer logs (first {}):", warnings.size());
-      warnings.forEach(line -> LOG.info("  {}", line));
-    }
+    fleet.reportWarnings(LOG, "consumer", 20);
   }
 
-  /** Logs the state of the run every five seconds. */
-  private static final class Progress {
-    private final Run run;
-    private final OutboxWriter writer;
-    private final ConsumerFleet fleet;
-    private final BrokerOutages outages;
-    private long next = System.nanoTime();
-
-    Progress(Run run, OutboxWriter writer, ConsumerFleet fleet, BrokerOutages outages) {
-      this.run = run;
-      this.writer = writer;
-      this.fleet = fleet;
-      this.outages = outages;
-    }
-
-    void maybeLog() {
-      if (System.nanoTime() < next) {
-        return;
-      }
-      next = System.nanoTime() + 5_000_000_000L;
-      fleet.restartTheDead().forEach(death -> LOG.warn("Consumer died on its own: {}", death));
-      LOG.info(
-          "  at {} ms (load {}): {} written, {} applied, {} in the queue, {} kills, {} outages{};"
-              + " {}",
-          millisSince(run.started()),
-          String.format(
-              "%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()),
-          writer.total(),
-          applied(run),
-          run.broker().messageCount(run.queue()),
-          fleet.kills().size(),
-          outages.outages().size(),
-          outages.outages().size() < OUTAGES.size() ? "" : " (all)",
-          fleet);
-    }
+  /** Restarts the consumers that died on their own, and logs the state of the run. */
+  private static void progress(
+      Run run, BoundedWriter writer, JvmFleet fleet, BrokerOutages outages) {
+    fleet.restartTheDead().forEach(death -> LOG.warn("Consumer died on its own: {}", death));
+    LOG.info(
+        "  at {} ms (load {}): {} written, {} applied, {} in the queue, {} kills, {} outages{};"
+            + " {}",
+        millisSince(run.started()),
+        String.format("%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()),
+        writer.total(),
+        applied(run),
+        run.broker().messageCount(run.queue()),
+        fleet.kills().size(),
+        outages.outages().size(),
+        outages.outages().size() < OUTAGES.size() ? "" : " (all)",
+        fleet);
   }
 
   /** Waits for a condition until a {@link System#nanoTime()} deadline, logging progress. */
-  private static boolean await(BooleanSupplier condition, long deadline, Progress progress)
+  private static boolean await(BooleanSupplier condition, long deadline, Runnable progress)
       throws InterruptedException {
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         return false;
       }
       Thread.sleep(Math.max(1, Math.min(200, (deadline - System.nanoTime()) / 1_000_000)));
-      progress.maybeLog();
+      progress.run();
     }
     return true;
   }

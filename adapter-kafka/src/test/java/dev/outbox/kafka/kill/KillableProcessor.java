@@ -11,8 +11,9 @@ import dev.outbox.kafka.KafkaEventPublisher;
 import dev.outbox.kafka.KafkaPublisherOptions;
 import dev.outbox.spi.PublishResult;
 import dev.outbox.testkit.TestMessages;
+import dev.outbox.testkit.kill.ChildJvm;
+import dev.outbox.testkit.kill.JvmFleet;
 import jakarta.persistence.EntityManagerFactory;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -22,10 +23,11 @@ import org.postgresql.ds.PGSimpleDataSource;
 /**
  * The processor JVM of {@link dev.outbox.kafka.KafkaProcessorKillIT}: an outbox on the local
  * PostgreSQL tables the test created (never creating or dropping them), publishing to the test's
- * Kafka broker, until the process is killed. Prints {@value #READY} once the outbox runs. A SIGTERM
- * closes the outbox in a shutdown hook (releasing its heads); a SIGKILL gives it no chance to.
+ * Kafka broker, until the process is killed; a child of the test's {@link JvmFleet}. Prints {@value
+ * #READY} once the outbox runs. A SIGTERM closes the outbox in a shutdown hook (releasing its
+ * heads); a SIGKILL gives it no chance to.
  *
- * <p>Arguments: bootstrap servers, outbox table, dead-letter table, instance id, lease in
+ * <p>Arguments: instance id, bootstrap servers, outbox table, dead-letter table, lease in
  * milliseconds, publish timeout in milliseconds, a topic for the producer's warm-up message (sent
  * before the outbox starts).
  */
@@ -45,15 +47,15 @@ public final class KillableProcessor {
   public static void main(String[] args) throws InterruptedException {
     if (args.length != 7) {
       throw new IllegalArgumentException(
-          "usage: bootstrapServers outboxTable deadLetterTable instanceId leaseMillis"
+          "usage: instanceId bootstrapServers outboxTable deadLetterTable leaseMillis"
               + " publishTimeoutMillis warmUpTopic");
     }
-    String bootstrapServers = args[0];
-    String instanceId = args[3];
+    String instanceId = args[0];
+    String bootstrapServers = args[1];
     OutboxOptions options =
         OutboxOptions.builder()
-            .outboxTable(args[1])
-            .deadLetterTable(args[2])
+            .outboxTable(args[2])
+            .deadLetterTable(args[3])
             .createSchema(false)
             .instanceId(instanceId)
             // Fewer heads per claim than the test has aggregates, so that the processors share them
@@ -105,24 +107,9 @@ public final class KillableProcessor {
                   closed.countDown();
                 },
                 "close-" + instanceId));
-    // Never outlive the test JVM, whatever ends it.
-    ProcessHandle.current()
-        .parent()
-        .ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
+    ChildJvm.exitWithParent();
     outbox.start();
-    System.out.println(
-        READY
-            + " "
-            + instanceId
-            + " pid "
-            + ProcessHandle.current().pid()
-            + " after "
-            + ManagementFactory.getRuntimeMXBean().getUptime()
-            + " ms (warm-up "
-            + warmUpMillis
-            + " ms) at "
-            + System.currentTimeMillis());
-    System.out.flush();
+    ChildJvm.printReady(READY, instanceId, " (warm-up " + warmUpMillis + " ms)");
     closed.await();
   }
 }

@@ -10,16 +10,17 @@ import dev.outbox.inbox.Inbox;
 import dev.outbox.inbox.InboxOptions;
 import dev.outbox.inbox.InboxResult;
 import dev.outbox.rabbitmq.RabbitMqIncoming;
+import dev.outbox.testkit.kill.ChildJvm;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The consumer JVM of {@link dev.outbox.rabbitmq.RabbitMqInboxKillIT}: consumes the test's queue
- * with manual acknowledgement and a prefetch, and applies every delivery through an {@link Inbox}
- * on the test's tables (created by the test, never by this process), until it is killed.
+ * The consumer JVM of {@link dev.outbox.rabbitmq.RabbitMqInboxKillIT}, a child of its {@link
+ * dev.outbox.testkit.kill.JvmFleet}: consumes the test's queue with manual acknowledgement and a
+ * prefetch, and applies every delivery through an {@link Inbox} on the test's tables (created by
+ * the test, never by this process), until it is killed.
  *
  * <p>For each delivery: {@code inbox.receive(RabbitMqIncoming.of(delivery), handler)}, where the
  * handler, on the inbox's connection and in its transaction, increments the aggregate's {@code
@@ -79,10 +80,7 @@ public final class InboxConsumer {
     String instanceId = args[0];
     String queue = args[1];
     KillTables tables = new KillTables(args[2]);
-    // Never outlive the test JVM, whatever ends it.
-    ProcessHandle.current()
-        .parent()
-        .ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
+    ChildJvm.exitWithParent();
 
     HikariDataSource dataSource = KillTables.pool(instanceId, 2);
     Inbox inbox =
@@ -149,17 +147,7 @@ public final class InboxConsumer {
           }
         },
         tag -> {});
-    System.out.println(
-        READY
-            + " "
-            + instanceId
-            + " pid "
-            + ProcessHandle.current().pid()
-            + " after "
-            + ManagementFactory.getRuntimeMXBean().getUptime()
-            + " ms at "
-            + System.currentTimeMillis());
-    System.out.flush();
+    ChildJvm.printReady(READY, instanceId, "");
     closed.await();
   }
 
