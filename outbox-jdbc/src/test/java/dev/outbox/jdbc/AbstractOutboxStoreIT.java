@@ -33,11 +33,11 @@ import org.junit.jupiter.api.Test;
  */
 abstract class AbstractOutboxStoreIT extends OutboxStoreContract {
 
-  private static final String TABLE = "sc_outbox";
+  static final String TABLE = "sc_outbox";
   private static final String DEAD_LETTERS = "sc_dead_letters";
 
   private final TestDatabase database;
-  private DataSource dataSource;
+  DataSource dataSource;
   private JdbcOutbox jdbc;
 
   /** The outbox table as the tests read it. */

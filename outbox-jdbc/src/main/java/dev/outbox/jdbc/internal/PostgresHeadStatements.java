@@ -26,6 +26,17 @@ final class PostgresHeadStatements {
    * {@code o.d > h.delivered_seq} moved the cursor. A kept lease with its kept part left stays as
    * it is: the row's indexed due_at does not change, so PostgreSQL updates it on its page (HOT)
    * without touching an index.
+   *
+   * <p>The heads are locked in the arrays' order, which is sorted by key (the order writers lock
+   * heads in), by a locking lookup per element through the primary key. A plain {@code UPDATE ...
+   * FROM unnest(...)} locks in the order of its join, which PostgreSQL plans as a hash join over a
+   * sequential scan of the heads (seen on 200 heads, analyzed or not): heap order, so a writer of
+   * two aggregates and the record of both could each hold one and wait for the other (deadlocks
+   * seen in the inbox kill test). {@code OFFSET 0} keeps the subquery one unit, so that its locks
+   * follow the arrays whatever the join around it. The update still finds its rows by key: the lock
+   * taken first only fixes the order; a row a writer changed meanwhile is updated in its newest
+   * version, as any update at READ COMMITTED does (an update by the {@code ctid} the lock returned
+   * would miss it: that version is not in the statement's snapshot).
    */
   private static final String RECORD =
       """
@@ -45,9 +56,12 @@ final class PostgresHeadStatements {
         held = o.held, delivered_seq = GREATEST(h.delivered_seq, o.d),
         published_seq = CASE WHEN o.p > h.delivered_seq THEN GREATEST(h.published_seq, o.p)
           ELSE h.published_seq END
-      FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::bigint[], ?::boolean[],
-          ?::float8[], ?::boolean[], ?::int4[], ?::text[], ?::boolean[], ?::bigint[])
-        AS o(t, i, token, d, keep, after, failed, attempts, error, held, p)
+      FROM (SELECT o.* FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::bigint[],
+            ?::boolean[], ?::float8[], ?::boolean[], ?::int4[], ?::text[], ?::boolean[],
+            ?::bigint[])
+          AS o(t, i, token, d, keep, after, failed, attempts, error, held, p)
+        CROSS JOIN LATERAL (SELECT 1 FROM {heads}
+          WHERE aggregate_type = o.t AND aggregate_id = o.i FOR NO KEY UPDATE) k OFFSET 0) o
       WHERE h.aggregate_type = o.t AND h.aggregate_id = o.i AND h.lease_token = o.token
       RETURNING h.aggregate_type, h.aggregate_id, h.lease_token, h.delivered_seq, h.attempts,
         h.published_seq, h.claimed_by
