@@ -92,57 +92,52 @@ final class HeadRecorder {
     for (HeadOutcome outcome : sorted) {
       Lease lease = outcome.lease();
       if (outcome instanceof HeadOutcome.Delivered d) {
-        changes.add(
-            new HeadChange(
-                lease, d.deliveredSeq(), d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
+        changes.add(change(d, d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
         delivering.add(lease);
       } else if (outcome instanceof HeadOutcome.Released r) {
-        changes.add(
-            new HeadChange(
-                lease,
-                r.deliveredSeq(),
-                r.deliveredSeq(),
-                false,
-                Duration.ZERO,
-                null,
-                null,
-                false));
+        changes.add(change(r, r.deliveredSeq(), false, Duration.ZERO, null, null, false));
       } else if (outcome instanceof HeadOutcome.Retry r) {
         changes.add(
-            new HeadChange(
-                lease,
-                r.deliveredSeq(),
-                r.deliveredSeq(),
-                false,
-                r.retryAfter(),
-                r.attempts(),
-                r.error(),
-                false));
+            change(r, r.deliveredSeq(), false, r.retryAfter(), r.attempts(), r.error(), false));
       } else if (outcome instanceof HeadOutcome.DeadLettered d
           && copyToDeadLetters(connection, d)) {
         if (d.hold()) {
           changes.add(
-              new HeadChange(
-                  lease,
-                  d.deliveredSeq(),
-                  d.deliveredSeq(),
-                  false,
-                  Duration.ZERO,
-                  d.attempts(),
-                  d.error(),
-                  true));
+              change(d, d.deliveredSeq(), false, Duration.ZERO, d.attempts(), d.error(), true));
         } else {
           // The cursor passes the dead letter, the published seq does not: the next message
           // tells consumers that this seq will never come.
           deleteMessage(connection, d);
-          changes.add(
-              new HeadChange(
-                  lease, d.seq(), d.deliveredSeq(), keep, Duration.ZERO, null, null, false));
+          changes.add(change(d, d.seq(), keep, Duration.ZERO, null, null, false));
           delivering.add(lease);
         }
       }
     }
     return changes;
+  }
+
+  /**
+   * The change of an outcome's head, the cursor moved to {@code deliveredSeq}. What the broker
+   * acknowledged is always the outcome's own delivered seq: a dead letter's seq, which the cursor
+   * may pass, never was.
+   */
+  private static HeadChange change(
+      HeadOutcome outcome,
+      long deliveredSeq,
+      boolean keep,
+      Duration retryAfter,
+      Integer attempts,
+      String error,
+      boolean held) {
+    return new HeadChange(
+        outcome.lease(),
+        deliveredSeq,
+        outcome.deliveredSeq(),
+        keep,
+        retryAfter,
+        attempts,
+        error,
+        held);
   }
 
   /**
