@@ -394,17 +394,7 @@ abstract class AbstractInboxIT {
   @Test
   void twoConsumersApplyEachMessageExactlyOnceAndInSeqOrder() throws Exception {
     Inbox inbox = Inbox.create(dataSource, options().build());
-    int aggregates = 20;
-    List<IncomingMessage> stream = new ArrayList<>();
-    for (int a = 0; a < aggregates; a++) {
-      String id = "c-" + a;
-      counterRow(id);
-      for (long seq = 1; seq <= 10; seq++) {
-        if (seq != 5) {
-          stream.add(message("Order", id, 1, seq, seq == 6 ? 4 : seq - 1));
-        }
-      }
-    }
+    List<IncomingMessage> stream = streamWithADeadLetter("c-");
     ExecutorService consumers = Executors.newFixedThreadPool(2);
     try {
       Future<Tally> viaReceive =
@@ -419,13 +409,39 @@ abstract class AbstractInboxIT {
     } finally {
       consumers.shutdownNow();
     }
-    for (int a = 0; a < aggregates; a++) {
-      assertThat(counter("c-" + a)).as("c-" + a).isEqualTo(",1,2,3,4,6,7,8,9,10");
-    }
+    assertEveryStreamAppliedOnceInOrder("c-");
     assertThat(appliedCounts()).containsOnly(9);
     assertThat(inbox.positions(100))
-        .hasSize(aggregates)
+        .hasSize(STREAMS)
         .allSatisfy(position -> assertThat(position.appliedSeq()).isEqualTo(10));
+  }
+
+  /** How many aggregates {@link #streamWithADeadLetter} makes streams of. */
+  private static final int STREAMS = 20;
+
+  /**
+   * The messages of {@value #STREAMS} aggregates ({@code prefix0}, {@code prefix1}, ...), seqs 1 to
+   * 10 each in epoch 1, seq 5 dead-lettered (6 follows 4), with a counter row each.
+   */
+  private List<IncomingMessage> streamWithADeadLetter(String prefix) throws SQLException {
+    List<IncomingMessage> stream = new ArrayList<>();
+    for (int a = 0; a < STREAMS; a++) {
+      String id = prefix + a;
+      counterRow(id);
+      for (long seq = 1; seq <= 10; seq++) {
+        if (seq != 5) {
+          stream.add(message("Order", id, 1, seq, seq == 6 ? 4 : seq - 1));
+        }
+      }
+    }
+    return stream;
+  }
+
+  /** Each stream of {@link #streamWithADeadLetter} applied once, in seq order, seq 5 skipped. */
+  private void assertEveryStreamAppliedOnceInOrder(String prefix) throws SQLException {
+    for (int a = 0; a < STREAMS; a++) {
+      assertThat(counter(prefix + a)).as(prefix + a).isEqualTo(",1,2,3,4,6,7,8,9,10");
+    }
   }
 
   /** The consumer on {@link Inbox#apply}: a connection of its own, a transaction per message. */
@@ -589,17 +605,7 @@ abstract class AbstractInboxIT {
   @Test
   void twoConsumersOfBatchesApplyEachMessageExactlyOnceAndInSeqOrder() throws Exception {
     Inbox inbox = Inbox.create(dataSource, options().build());
-    int aggregates = 20;
-    List<IncomingMessage> stream = new ArrayList<>();
-    for (int a = 0; a < aggregates; a++) {
-      String id = "bc-" + a;
-      counterRow(id);
-      for (long seq = 1; seq <= 10; seq++) {
-        if (seq != 5) {
-          stream.add(message("Order", id, 1, seq, seq == 6 ? 4 : seq - 1));
-        }
-      }
-    }
+    List<IncomingMessage> stream = streamWithADeadLetter("bc-");
     ExecutorService consumers = Executors.newFixedThreadPool(2);
     try {
       Future<Tally> one = consumers.submit(() -> consumeInBatches(inbox, deliveries(stream, 3)));
@@ -610,9 +616,7 @@ abstract class AbstractInboxIT {
     } finally {
       consumers.shutdownNow();
     }
-    for (int a = 0; a < aggregates; a++) {
-      assertThat(counter("bc-" + a)).as("bc-" + a).isEqualTo(",1,2,3,4,6,7,8,9,10");
-    }
+    assertEveryStreamAppliedOnceInOrder("bc-");
   }
 
   /**

@@ -17,8 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Applies a batch of messages (a consumer's poll) in one transaction with a few round trips for all
@@ -29,8 +27,6 @@ import org.slf4j.LoggerFactory;
  * {@link Decision}'s, the same as for one message; only the round trips differ.
  */
 final class BatchApply {
-
-  private static final Logger LOG = LoggerFactory.getLogger(BatchApply.class);
 
   private static final Comparator<Key> KEY_ORDER =
       Comparator.comparing(Key::aggregateType).thenComparing(Key::aggregateId);
@@ -92,9 +88,7 @@ final class BatchApply {
                 listeners.report(inbox.result(InboxOutcome.GAP, key, message, before, before)));
             continue;
           }
-          case APPLY ->
-              LOG.warn(
-                  "{}; applying it anyway (gapPolicy APPLY)", inbox.describeGap(message, before));
+          case APPLY -> inbox.warnApplyingOverGap(message, before);
         }
       }
       Position after = new Position(message.epoch(), message.seq());

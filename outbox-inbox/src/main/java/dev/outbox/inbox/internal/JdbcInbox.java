@@ -2,6 +2,7 @@ package dev.outbox.inbox.internal;
 
 import dev.outbox.IncomingMessage;
 import dev.outbox.OutboxException;
+import dev.outbox.inbox.GapPolicy;
 import dev.outbox.inbox.Inbox;
 import dev.outbox.inbox.InboxCleanup;
 import dev.outbox.inbox.InboxGapException;
@@ -116,8 +117,7 @@ final class JdbcInbox implements Inbox {
           LOG.debug("{}; waiting for them (gapPolicy WAIT)", describeGap(message, at));
           return listeners.report(result(InboxOutcome.GAP, key, message, at, at));
         }
-        case APPLY ->
-            LOG.warn("{}; applying it anyway (gapPolicy APPLY)", describeGap(message, at));
+        case APPLY -> warnApplyingOverGap(message, at);
       }
     }
     if (locked.isPresent()) {
@@ -291,7 +291,12 @@ final class JdbcInbox implements Inbox {
     return true;
   }
 
-  String describeGap(IncomingMessage message, Position at) {
+  /** Logs that a message beyond a gap is applied anyway, as {@link GapPolicy#APPLY} asks. */
+  void warnApplyingOverGap(IncomingMessage message, Position at) {
+    LOG.warn("{}; applying it anyway (gapPolicy APPLY)", describeGap(message, at));
+  }
+
+  private String describeGap(IncomingMessage message, Position at) {
     return "Inbox '"
         + source
         + "' found a gap before "
